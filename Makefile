@@ -1,0 +1,39 @@
+# Every target makes its own virtual environment (.venv) on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+# pytest-xdist spreads the suite over the machine's cores.
+PYTEST_ARGS ?= -n 2
+
+.PHONY: test lint bench slow serve clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest $(PYTEST_ARGS) -m "not slow"
+
+# Long runs: exhaustive counts, big differential runs, the benchmark tables.
+slow: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS) -m slow
+
+bench: $(STAMP)
+	$(BIN)/pytest -m slow
+	$(BIN)/python -m bench
+
+serve: $(STAMP)
+	$(BIN)/studpoker serve
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

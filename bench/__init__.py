@@ -1,0 +1,1 @@
+"""Benchmarks: each module here measures studpoker beside its peers and prints a table."""
