@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules that provide subcommands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES: tuple[str, ...] = ()
+SUBCOMMAND_MODULES: tuple[str, ...] = ("audit", "verify")
 
 
 def build_parser() -> argparse.ArgumentParser:

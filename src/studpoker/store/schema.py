@@ -1,0 +1,182 @@
+"""The tables, as SQLAlchemy Core metadata. Alembic migrations create the same schema.
+
+Ledger books (``ledger_entries.book``):
+- ``bank``: the issuer of play money; its balance is minus every grant ever made.
+- ``bankroll``: an account's money off the tables (``account_id``).
+- ``seat``: chips in front of a player at a table (``table_id``, ``seat``, ``account_id``).
+- ``pot``: chips put into a hand (``hand_id``, with the ``seat``/``account_id`` they came from
+  or went to).
+Every transaction's entries sum to zero. ``accounts.bankroll`` and ``seats.stack`` are cached
+balances that the audit checks against the ledger.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite keeps them naive, in UTC)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(20), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("bankroll", BigInteger, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("last_topup_day", String(10)),
+    Column("protected_day", String(10)),
+    Column("protected_count", Integer, nullable=False, default=0),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked", Boolean, nullable=False, default=False),
+)
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False, unique=True),
+    Column("game", String(8), nullable=False),
+    Column("small_bet", BigInteger, nullable=False),
+    Column("big_bet", BigInteger, nullable=False),
+    Column("ante", BigInteger, nullable=False),
+    Column("bring_in", BigInteger, nullable=False),
+    Column("small_blind", BigInteger, nullable=False),
+    Column("big_blind", BigInteger, nullable=False),
+    Column("max_seats", Integer, nullable=False),
+    Column("min_buy_in", BigInteger, nullable=False),
+    Column("max_buy_in", BigInteger, nullable=False),
+    Column("think_seconds", Integer, nullable=False),
+    Column("countdown_seconds", Integer, nullable=False),
+    Column("house", String(400), nullable=False, default=""),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("stack", BigInteger, nullable=False, default=0),
+    # One seat per account per table (NULLs, i.e. empty seats, never collide).
+    UniqueConstraint("table_id", "account_id", name="uq_seats_table_account"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime),
+    Column("phh", Text),
+    Column("text", Text),
+    Column("deck_order", String(200)),
+    Column("salt", String(200)),
+    Column("void_reason", String(400)),
+    Index("ix_hands_status", "status"),
+    Index("ix_hands_table_started", "table_id", "started_at"),
+)
+
+hand_seats = Table(
+    "hand_seats",
+    metadata,
+    Column("hand_id", String(64), ForeignKey("hands.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("starting_stack", BigInteger, nullable=False),
+    Column("contribution", BigInteger, nullable=False, default=0),
+    Column("award", BigInteger, nullable=False, default=0),
+    Index("ix_hand_seats_account", "account_id", "hand_id"),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("table_id", Integer, ForeignKey("tables.id")),
+    Column("hand_id", String(64), ForeignKey("hands.id")),
+    Column("memo", String(400)),
+)
+
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("txn_id", BigId, ForeignKey("ledger_transactions.id"), nullable=False, index=True),
+    Column("book", String(10), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("table_id", Integer, ForeignKey("tables.id")),
+    Column("seat", Integer),
+    Column("hand_id", String(64), ForeignKey("hands.id")),
+    Column("amount", BigInteger, nullable=False),
+    Index("ix_ledger_entries_book_account", "book", "account_id"),
+    Index("ix_ledger_entries_hand", "hand_id"),
+)
+
+TRANSACTION_KINDS = ("grant", "topup", "buy_in", "add_chips", "cash_out", "hand", "contribute", "void")
+BOOKS = ("bank", "bankroll", "seat", "pot")
