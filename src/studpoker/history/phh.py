@@ -1,0 +1,680 @@
+"""Hand histories in the PHH format (Poker Hand History, TOML; spec: uoftcprg/phh-std).
+
+* :func:`load_hands` reads a ``.phh`` file (one hand) or a ``.phhs`` file (hands under ``[1]``,
+  ``[2]``, ...) into :class:`PhhHand` records.
+* :func:`replay` plays a :class:`PhhHand` through the engine: the file's dealt cards become a
+  stacked deck in the engine's dealing order, each player action is applied and checked, and the
+  finishing stacks (when the file gives them) must come out the same.
+* :func:`dump_hand` writes a finished engine hand as PHH text.
+
+Anything illegal or inconsistent raises :class:`PhhError` naming the file, the action number
+(1-based index in ``actions``) and the reason.
+
+Player ``pN`` is the N-th player in PHH order: for the stud games the players in seat order
+(dealing starts at the lowest seat); for Omaha the player left of the button first, so that the
+button is the last player (heads-up: p1 is the big blind, p2 the button and small blind). The table
+seat numbers are kept in the ``seats`` field.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from studpoker.cards import Card, CardError, Deck, format_cards
+from studpoker.engine.actions import Action, ActionKind, IllegalActionError, LegalActions, LegalOption
+from studpoker.engine.events import EventKind
+from studpoker.games import HouseRules, Stakes, get_game
+from studpoker.history import toml_out
+
+if TYPE_CHECKING:
+    from studpoker.engine import Hand
+
+# studpoker game code -> PHH variant code, and back.
+VARIANT_OF_GAME: dict[str, str] = {"7S": "F7S", "7S8": "F7S/8", "RZ": "FR", "O8": "FO/8"}
+GAME_OF_VARIANT: dict[str, str] = {v: k for k, v in VARIANT_OF_GAME.items()}
+STUD_VARIANTS = frozenset({"F7S", "F7S/8", "FR"})
+
+# The fields this module reads; any other field is kept as it is and written back by dumps().
+_REQUIRED = {
+    "F7S": ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"),
+    "F7S/8": ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"),
+    "FR": ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"),
+    "FO/8": ("variant", "antes", "blinds_or_straddles", "small_bet", "big_bet", "starting_stacks", "actions"),
+}
+# The order dumps() writes the known fields in (others follow in their own order).
+_FIELD_ORDER = (
+    "variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in", "small_bet",
+    "big_bet", "starting_stacks", "actions", "author", "event", "url", "venue", "address", "city",
+    "region", "postal_code", "country", "time", "time_zone", "time_zone_abbreviation", "day",
+    "month", "year", "hand", "level", "seats", "seat_count", "table", "players",
+    "finishing_stacks", "winnings", "currency", "currency_symbol", "time_limit", "time_banks",
+)  # fmt: skip
+
+
+class PhhError(ValueError):
+    """An illegal or inconsistent hand history: ``FILE: action N: reason``."""
+
+    def __init__(self, reason: str, *, file: str | None = None, action: int | None = None) -> None:
+        self.reason = reason
+        self.file = file
+        self.action = action
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.file or "<phh>"]
+        if self.action is not None:
+            parts.append(f"action {self.action}")
+        parts.append(self.reason)
+        return ": ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PhhAction:
+    """One parsed entry of ``actions``.
+
+    ``actor`` is ``"d"`` (the dealer) or ``"pN"``; ``player`` the 0-based player index (``None``
+    for the dealer, or for ``d db``); ``cards`` holds ``None`` for an unknown card (``??``).
+    """
+
+    number: int
+    text: str
+    actor: str
+    verb: str
+    player: int | None = None
+    cards: tuple[Card | None, ...] = ()
+    amount: int | None = None
+    commentary: str | None = None
+
+
+@dataclass(slots=True)
+class PhhHand:
+    """One hand history: the PHH fields (amounts in integer units) and where it came from."""
+
+    variant: str
+    antes: list[int]
+    starting_stacks: list[int]
+    actions: list[str]
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    blinds_or_straddles: list[int] | None = None
+    ante_trimming_status: bool | None = None
+    finishing_stacks: list[int] | None = None
+    seats: list[int] | None = None
+    players: list[str] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    source: str = "<phh>"
+
+    @property
+    def game_code(self) -> str:
+        """The studpoker game code (``7S``, ``7S8``, ``RZ``, ``O8``)."""
+        try:
+            return GAME_OF_VARIANT[self.variant]
+        except KeyError:
+            known = ", ".join(sorted(GAME_OF_VARIANT))
+            raise PhhError(
+                f"unknown variant {self.variant!r} (studpoker plays {known})", file=self.source
+            ) from None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.starting_stacks)
+
+    def fields(self) -> dict[str, Any]:
+        """All PHH fields in the order :meth:`dumps` writes them."""
+        known: dict[str, Any] = {
+            "variant": self.variant,
+            "ante_trimming_status": self.ante_trimming_status,
+            "antes": self.antes,
+            "blinds_or_straddles": self.blinds_or_straddles,
+            "bring_in": self.bring_in,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "starting_stacks": self.starting_stacks,
+            "actions": self.actions,
+            "seats": self.seats,
+            "players": self.players,
+            "finishing_stacks": self.finishing_stacks,
+        }
+        merged = {**self.extra, **{k: v for k, v in known.items() if v is not None}}
+        ordered = {name: merged.pop(name) for name in _FIELD_ORDER if name in merged}
+        ordered.update(merged)
+        return ordered
+
+    def dumps(self) -> str:
+        """The hand as PHH text (TOML); :func:`loads` reads it back."""
+        return toml_out.table(self.fields(), multiline=frozenset({"actions"}))
+
+    def parsed_actions(self) -> list[PhhAction]:
+        """The ``actions`` entries parsed (syntax only); raises :class:`PhhError`."""
+        return [parse_action(text, number, file=self.source) for number, text in enumerate(self.actions, 1)]
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading
+
+
+_PLAYER = re.compile(r"^p([1-9][0-9]*)$")
+
+
+def parse_cards_field(text: str) -> tuple[Card | None, ...]:
+    """Cards written together (``AsKd7c``); ``??`` is an unknown card (``None``)."""
+    if len(text) % 2:
+        raise CardError(f"{text!r} is not a list of cards: each card is two characters, like 'As'")
+    cards: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        pair = text[i : i + 2]
+        cards.append(None if pair == "??" else Card.parse(pair))
+    return tuple(cards)
+
+
+def parse_action(text: str, number: int, *, file: str | None = None) -> PhhAction:
+    """Parse one action notation (``d dh p1 AsKd7c``, ``p2 cbr 10``, ``p3 cc # comment``...)."""
+
+    def fail(reason: str) -> PhhError:
+        return PhhError(reason, file=file, action=number)
+
+    if not isinstance(text, str):
+        raise fail(f"an action is a string, not {text!r}")
+    body, sep, comment = text.partition("#")
+    commentary = comment.strip() if sep else None
+    words = body.split()
+    if not words:
+        return PhhAction(number, text, "", "", commentary=commentary)
+
+    def player_of(word: str) -> int:
+        match = _PLAYER.match(word)
+        if match is None:
+            raise fail(f"{word!r} is not a player (write p1, p2, ...) in {text!r}")
+        return int(match.group(1)) - 1
+
+    def cards_of(word: str) -> tuple[Card | None, ...]:
+        try:
+            cards = parse_cards_field(word)
+        except CardError as exc:
+            raise fail(f"bad card in {text!r}: {exc}") from None
+        known = [c for c in cards if c is not None]
+        if len(set(known)) != len(known):
+            raise fail(f"a card appears twice in {text!r}")
+        return cards
+
+    actor, verb, args = words[0], words[1] if len(words) > 1 else "", words[2:]
+    if actor == "d":
+        if verb == "dh" and len(args) == 2:
+            return PhhAction(
+                number, text, actor, verb, player_of(args[0]), cards_of(args[1]), None, commentary
+            )
+        if verb == "db" and len(args) == 1:
+            return PhhAction(number, text, actor, verb, None, cards_of(args[0]), None, commentary)
+        raise fail(f"unknown dealer action {text!r} (expected 'd dh pN CARDS' or 'd db CARDS')")
+    player = player_of(actor)
+    if verb in ("pb", "cc", "f") and not args:
+        return PhhAction(number, text, actor, verb, player, commentary=commentary)
+    if verb == "cbr" and len(args) == 1:
+        try:
+            amount = _parse_amount(args[0])
+        except ValueError as exc:
+            raise fail(f"bad amount in {text!r}: {exc}") from None
+        return PhhAction(number, text, actor, verb, player, (), amount, commentary)
+    if verb == "sm" and len(args) <= 1:
+        cards = cards_of(args[0]) if args and args[0] != "-" else ()
+        return PhhAction(number, text, actor, verb, player, cards, None, commentary)
+    if verb == "sd":
+        raise fail(f"{text!r}: standing pat or discarding is not part of the stud and Omaha games")
+    raise fail(f"unknown action {text!r}")
+
+
+def _parse_amount(text: str) -> int:
+    try:
+        number = float(text) if any(c in text for c in ".eE") else int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    return _whole(number, text)
+
+
+def _whole(number: Any, what: str) -> int:
+    if isinstance(number, bool) or not isinstance(number, int | float):
+        raise ValueError(f"{what} must be a number, not {number!r}")
+    if isinstance(number, float):
+        if not number.is_integer():
+            raise ValueError(f"{what} = {number!r}: amounts must be whole units (write cents, not dollars)")
+        number = int(number)
+    if number < 0:
+        raise ValueError(f"{what} = {number!r} is negative")
+    return number
+
+
+def _hand_from_table(raw: Mapping[str, Any], source: str) -> PhhHand:
+    def fail(reason: str) -> PhhError:
+        return PhhError(reason, file=source)
+
+    data = dict(raw)
+    variant = data.pop("variant", None)
+    if not isinstance(variant, str):
+        raise fail("the 'variant' field is missing")
+    if variant not in _REQUIRED:
+        known = ", ".join(sorted(_REQUIRED))
+        raise fail(f"unknown variant {variant!r} (studpoker plays {known})")
+    for name in _REQUIRED[variant]:
+        if name != "variant" and name not in data:
+            raise fail(f"the {name!r} field is missing (required for {variant})")
+
+    def amounts(name: str) -> list[int]:
+        items = data.pop(name)
+        if not isinstance(items, list):
+            raise fail(f"{name!r} must be an array of numbers, not {items!r}")
+        try:
+            return [_whole(x, f"{name}[{i + 1}]") for i, x in enumerate(items)]
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+
+    def amount(name: str) -> int | None:
+        if name not in data:
+            return None
+        try:
+            return _whole(data.pop(name), name)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+
+    stacks = amounts("starting_stacks")
+    antes = amounts("antes")
+    blinds = amounts("blinds_or_straddles") if "blinds_or_straddles" in data else None
+    finishing = amounts("finishing_stacks") if "finishing_stacks" in data else None
+    actions = data.pop("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise fail("'actions' must be an array of strings")
+    seats = data.pop("seats", None)
+    if seats is not None and (
+        not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats)
+    ):
+        raise fail(f"'seats' must be an array of integers, not {seats!r}")
+    players = data.pop("players", None)
+    if players is not None and (
+        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+    ):
+        raise fail(f"'players' must be an array of strings, not {players!r}")
+    trimming = data.pop("ante_trimming_status", None)
+    if trimming is not None and not isinstance(trimming, bool):
+        raise fail(f"'ante_trimming_status' must be true or false, not {trimming!r}")
+    hand = PhhHand(
+        variant=variant,
+        antes=antes,
+        starting_stacks=stacks,
+        actions=list(actions),
+        bring_in=amount("bring_in"),
+        small_bet=amount("small_bet"),
+        big_bet=amount("big_bet"),
+        blinds_or_straddles=blinds,
+        ante_trimming_status=trimming,
+        finishing_stacks=finishing,
+        seats=seats,
+        players=players,
+        extra=data,
+        source=source,
+    )
+    n = len(stacks)
+    if n < 2:
+        raise fail(f"a hand needs at least 2 players, 'starting_stacks' has {n}")
+    for name, items in (
+        ("antes", antes),
+        ("blinds_or_straddles", blinds),
+        ("finishing_stacks", finishing),
+        ("seats", seats),
+        ("players", players),
+    ):
+        if items is not None and len(items) != n:
+            raise fail(f"{name!r} has {len(items)} entries for {n} players")
+    if 0 in stacks:
+        raise fail(f"starting stack of p{stacks.index(0) + 1} is 0: every player needs chips")
+    return hand
+
+
+def loads(text: str, *, source: str = "<phh>") -> list[PhhHand]:
+    """Hands from PHH or PHHS text (a ``.phhs`` holds one table per hand: ``[1]``, ``[2]``...)."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PhhError(f"not a valid TOML file: {exc}", file=source) from None
+    if "variant" in document or not document:
+        return [_hand_from_table(document, source)]
+    hands: list[PhhHand] = []
+    for name, section in document.items():
+        if not isinstance(section, dict):
+            raise PhhError(f"{name!r} is neither a PHH field nor a [section] of a .phhs file", file=source)
+        hands.append(_hand_from_table(section, f"{source} [{name}]"))
+    return hands
+
+
+def load_hands(path_or_text: str | Path) -> list[PhhHand]:
+    """Read the hands of a ``.phh``/``.phhs`` file, given its path or its text."""
+    if isinstance(path_or_text, Path) or ("\n" not in path_or_text and "=" not in path_or_text):
+        path = Path(path_or_text)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PhhError(f"cannot read the file: {exc}", file=str(path)) from None
+        return loads(text, source=str(path))
+    return loads(path_or_text)
+
+
+def dumps_all(hands: Iterable[PhhHand]) -> str:
+    """Several hands as one ``.phhs`` text."""
+    return "\n".join(f"[{i}]\n{hand.dumps()}" for i, hand in enumerate(hands, 1))
+
+
+def _local_time(value: datetime.datetime | datetime.time | None) -> datetime.time | None:
+    if isinstance(value, datetime.datetime):
+        return value.time().replace(microsecond=0)
+    return value
+
+
+def _check_sequence(values: Sequence[Any]) -> list[Any]:
+    return list(values)
+
+
+# ----------------------------------------------------------------------------------------------
+# Replaying
+
+
+def _seat_numbers(phh: PhhHand, *, stud: bool) -> list[int]:
+    """The table seat of each PHH player, checked against the player order of the variant."""
+    n = phh.player_count
+    seats = list(phh.seats) if phh.seats is not None else list(range(1, n + 1))
+    if len(set(seats)) != n or min(seats) < 1:
+        raise PhhError(f"'seats' must be {n} distinct seat numbers from 1, not {seats}", file=phh.source)
+    ordered = sorted(seats)
+    if stud:
+        if seats != ordered:
+            raise PhhError(
+                f"'seats' {seats} must be increasing: p1, p2, ... are in seat order", file=phh.source
+            )
+    else:
+        button = seats[-1]
+        start = ordered.index(button) + 1
+        expected = ordered[start:] + ordered[:start]
+        if seats != expected:
+            raise PhhError(
+                f"'seats' {seats} must go clockwise from the seat left of the button (the last player)",
+                file=phh.source,
+            )
+    return seats
+
+
+def deck_order(phh: PhhHand, actions: Sequence[PhhAction], *, burn_cards: bool = False) -> list[Card]:
+    """The cards of the file in the order the engine deals them (the top of a stacked deck).
+
+    The engine deals stud one card at a time clockwise from the lowest seat (three rounds on
+    3rd street, then one card per street to each player still in; a community card when the
+    deck runs short), Omaha the four hole cards one at a time from the player left of the button
+    (p1) and then the flop, turn and river. Players' cards are taken in file order, so a file may
+    give them per street or all at once; ``burn_cards`` puts a filler card before each street
+    after the first (the burnt cards are not in PHH files).
+    """
+    n = phh.player_count
+    stud = phh.variant in STUD_VARIANTS
+    hole: list[list[Card]] = [[] for _ in range(n)]
+    board: list[Card] = []
+    seen: dict[int, int] = {}
+    for act in actions:
+        if act.actor != "d":
+            continue
+        if any(c is None for c in act.cards):
+            raise PhhError(
+                f"{act.text!r} has unknown cards (??): "
+                "a hand can only be replayed when every dealt card is known",
+                file=phh.source,
+                action=act.number,
+            )
+        for card in act.cards:
+            assert card is not None
+            if int(card) in seen:
+                raise PhhError(
+                    f"card {card} is dealt twice (first in action {seen[int(card)]})",
+                    file=phh.source,
+                    action=act.number,
+                )
+            seen[int(card)] = act.number
+        if act.verb == "dh":
+            assert act.player is not None
+            if act.player >= n:
+                raise PhhError(
+                    f"{act.text!r}: there are only {n} players", file=phh.source, action=act.number
+                )
+            hole[act.player].extend(c for c in act.cards if c is not None)
+        else:
+            board.extend(c for c in act.cards if c is not None)
+
+    order: list[Card] = []
+    filler = iter([c for c in (Card(i) for i in range(52)) if int(c) not in seen])
+
+    def burn() -> None:
+        if burn_cards:
+            order.append(next(filler))
+
+    if stud:
+        first_rounds = 3
+        most = max(len(cards) for cards in hole)
+        for index in range(most):
+            if index >= first_rounds:  # 4th to 7th street
+                burn()
+            order.extend(cards[index] for cards in hole if len(cards) > index)
+        if board:
+            if most < 7:
+                burn()
+            order.extend(board)
+    else:
+        most = max(len(cards) for cards in hole)
+        for index in range(most):
+            order.extend(cards[index] for cards in hole if len(cards) > index)
+        for index, card in enumerate(board):
+            if index in (0, 3, 4):
+                burn()
+            order.append(card)
+    return order
+
+
+def stakes_of(phh: PhhHand) -> Stakes:
+    """The engine stakes of a PHH hand (uniform antes; blinds ``[small, big, 0, ...]``)."""
+    fail = partial(PhhError, file=phh.source)
+    antes = set(phh.antes)
+    if len(antes) != 1:
+        raise fail(f"antes {phh.antes} are not uniform: studpoker plays one ante for everyone")
+    ante = antes.pop()
+    if phh.small_bet is None or phh.big_bet is None:
+        raise fail("'small_bet' and 'big_bet' are required")
+    try:
+        if phh.variant in STUD_VARIANTS:
+            if phh.bring_in is None:
+                raise fail("'bring_in' is required in stud")
+            if phh.blinds_or_straddles and any(phh.blinds_or_straddles):
+                raise fail("stud has a bring-in, not blinds: 'blinds_or_straddles' must be empty or zero")
+            return Stakes(ante=ante, bring_in=phh.bring_in, small_bet=phh.small_bet, big_bet=phh.big_bet)
+        blinds = phh.blinds_or_straddles or []
+        if len(blinds) < 2 or any(blinds[2:]):
+            raise fail(f"blinds_or_straddles {blinds} must be [small blind, big blind, 0, ...]: no straddles")
+        if phh.bring_in:
+            raise fail("Omaha has blinds, not a bring-in")
+        return Stakes(
+            ante=ante,
+            small_bet=phh.small_bet,
+            big_bet=phh.big_bet,
+            small_blind=blinds[0],
+            big_blind=blinds[1],
+        )
+    except ValueError as exc:
+        if isinstance(exc, PhhError):
+            raise
+        raise fail(f"stakes cannot be played: {exc}") from None
+
+
+def _engine_cards(hand: Hand, seat: int) -> list[Card]:
+    return [
+        e.cards[0]
+        for e in hand.events
+        if e.kind is EventKind.DEAL and e.seat == seat and e.cards and e.cards[0]
+    ]
+
+
+def _engine_board(hand: Hand) -> list[Card]:
+    return [
+        c for e in hand.events if e.kind is EventKind.DEAL_BOARD and e.cards for c in e.cards if c is not None
+    ]
+
+
+def _describe(options: Iterable[LegalOption]) -> str:
+    parts = []
+    for option in options:
+        if option.kind in (ActionKind.FOLD, ActionKind.CHECK):
+            parts.append(option.kind.value)
+        else:
+            parts.append(f"{option.kind.value} {option.amount}")
+    return ", ".join(parts) or "nothing"
+
+
+def _engine_action(act: PhhAction, legal: LegalActions) -> Action | None:
+    """The engine action for a PHH player action, or None when it is not legal."""
+    option: LegalOption | None = None
+    if act.verb == "pb":
+        option = legal.find(ActionKind.BRING_IN)
+    elif act.verb == "f":
+        option = legal.find(ActionKind.FOLD)
+    elif act.verb == "cc":
+        option = legal.find(ActionKind.CHECK) or legal.find(ActionKind.CALL)
+    elif act.verb == "cbr":
+        for kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
+            option = legal.find(kind, act.amount)
+            if option is not None:
+                break
+    return None if option is None else option.action
+
+
+def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_stacks: bool = True) -> Hand:
+    """Play the hand of a PHH file through the engine and return the finished :class:`Hand`.
+
+    ``house`` sets the house rules (default: the game's defaults; ``HouseRules.pokerkit_compat``
+    for hands played by PokerKit's rules). Raises :class:`PhhError` for any illegal or
+    inconsistent input: the file, the action number and the reason.
+    """
+    from studpoker.engine import Hand
+
+    game = get_game(phh.game_code)
+    stud = game.is_stud
+    source = phh.source
+    actions = phh.parsed_actions()
+    seats = _seat_numbers(phh, stud=stud)
+    stakes = stakes_of(phh)
+    rules = game.default_house if house is None else house
+    n = phh.player_count
+    if stakes.ante and phh.ante_trimming_status is False and min(phh.starting_stacks) < stakes.ante:
+        raise PhhError(
+            "ante_trimming_status = false with a stack below the ante: studpoker always trims "
+            "(a short ante puts the player all-in for what he has)",
+            file=source,
+        )
+    for act in actions:
+        if act.player is not None and act.player >= n:
+            raise PhhError(f"{act.text!r}: there are only {n} players", file=source, action=act.number)
+    top = deck_order(phh, actions, burn_cards=rules.burn_cards)
+    deck = Deck.stacked(top, random.Random(0), salt="phh")
+    try:
+        hand = Hand(
+            game,
+            stakes,
+            seats=list(zip(seats, phh.starting_stacks, strict=True)),
+            deck=deck,
+            house=rules,
+            button=None if stud else seats[-1],
+        )
+    except ValueError as exc:
+        raise PhhError(f"the hand cannot start: {exc}", file=source) from None
+
+    def label(seat: int | None) -> str:
+        return "nobody" if seat is None else f"p{seats.index(seat) + 1} (seat {seat})"
+
+    given: list[list[Card]] = [[] for _ in range(n)]
+    board: list[Card] = []
+    for act in actions:
+        if not act.verb:
+            continue
+        fail = partial(PhhError, file=source, action=act.number)
+        if act.verb == "dh":
+            assert act.player is not None
+            seat = seats[act.player]
+            given[act.player].extend(c for c in act.cards if c is not None)
+            dealt = _engine_cards(hand, seat)
+            if dealt[: len(given[act.player])] != given[act.player]:
+                raise fail(
+                    f"{act.text!r} does not match the deal: {label(seat)} has been dealt "
+                    f"{format_cards(dealt, ' ') or 'nothing'} by now"
+                )
+            continue
+        if act.verb == "db":
+            board.extend(c for c in act.cards if c is not None)
+            dealt = _engine_board(hand)
+            if dealt[: len(board)] != board:
+                shown = format_cards(dealt, " ") or "empty"
+                raise fail(f"{act.text!r} does not match the deal: the board is {shown} by now")
+            continue
+        assert act.player is not None
+        seat = seats[act.player]
+        if act.verb == "sm":
+            own = set(_engine_cards(hand, seat)) | set(_engine_board(hand))
+            wrong = [c for c in act.cards if c is not None and c not in own]
+            if wrong:
+                raise fail(f"{act.text!r}: {label(seat)} does not hold {format_cards(wrong, ' ')}")
+            continue
+        if hand.is_over:
+            raise fail(f"{act.text!r}: the hand is already over")
+        if hand.to_act != seat:
+            raise fail(f"{act.text!r} is out of turn: {label(hand.to_act)} is to act")
+        legal = hand.legal_actions()
+        action = _engine_action(act, legal)
+        if action is None:
+            raise fail(f"{act.text!r} is not legal now; {label(seat)} may: {_describe(legal.options)}")
+        try:
+            hand.apply(seat, action)
+        except IllegalActionError as exc:
+            raise fail(f"{act.text!r} is not legal: {exc}") from None
+    if not hand.is_over:
+        raise PhhError(
+            f"the actions end before the hand is over ({label(hand.to_act)} is to act)",
+            file=source,
+        )
+    for index, seat in enumerate(seats):
+        dealt = _engine_cards(hand, seat)
+        if dealt != given[index]:
+            raise PhhError(
+                f"the file deals p{index + 1} {format_cards(given[index], ' ') or 'nothing'} but the hand "
+                f"deals {format_cards(dealt, ' ')}: a deal is missing or extra",
+                file=source,
+            )
+    if _engine_board(hand) != board:
+        raise PhhError(
+            f"the file's board {format_cards(board, ' ') or '(none)'} is not the hand's "
+            f"{format_cards(_engine_board(hand), ' ') or '(none)'}",
+            file=source,
+        )
+    if check_finishing_stacks and phh.finishing_stacks is not None:
+        final = finishing_stacks(hand, seats)
+        if final != phh.finishing_stacks:
+            raise PhhError(
+                f"finishing_stacks {phh.finishing_stacks} differ from the replay's {final}",
+                file=source,
+            )
+    return hand
+
+
+def finishing_stacks(hand: Hand, seats: Sequence[int]) -> list[int]:
+    """The stacks at the end of a finished hand, in the order of ``seats``."""
+    result = hand.result
+    assert result is not None
+    stacks = dict(result.final_stacks)
+    return [stacks[seat] for seat in seats]
