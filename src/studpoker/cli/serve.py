@@ -1,0 +1,100 @@
+"""``studpoker serve``: run the card room (HTTP + WebSocket) with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the card room (REST + WebSocket) on http://HOST:PORT",
+        description=(
+            "Run the studpoker card room: accounts, lobby, tables and hand histories over REST, "
+            "table play over the WebSocket /ws (docs/protocol.md). The database defaults to a "
+            "SQLite file in the working directory; default tables are created when there are none."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy async URL (default $STUDPOKER_DATABASE_URL or sqlite+aiosqlite:///studpoker.sqlite3;"
+        " PostgreSQL: postgresql+asyncpg://user:pw@host/db)",
+    )
+    parser.add_argument(
+        "--bots", type=int, default=0, metavar="N", help="seat N bots at each table (default 0)"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        nargs=2,
+        default=(0.6, 1.8),
+        metavar=("MIN", "MAX"),
+        help="seconds a bot thinks before acting (default 0.6 1.8)",
+    )
+    parser.add_argument(
+        "--think-seconds", type=float, default=10.0, help="action clock: think time per decision (default 10)"
+    )
+    parser.add_argument(
+        "--countdown-seconds",
+        type=float,
+        default=20.0,
+        help="action clock: the visible countdown after the think time, also the reconnection extension"
+        " (default 20)",
+    )
+    parser.add_argument(
+        "--hand-pause", type=float, default=3.0, help="seconds between hands at a table (default 3)"
+    )
+    parser.add_argument(
+        "--no-default-tables",
+        action="store_true",
+        help="do not create the default tables in an empty database",
+    )
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import socket
+
+    import uvicorn
+
+    from studpoker.server import Settings, create_app
+    from studpoker.store import database_url
+
+    settings = Settings(
+        database_url=database_url(args.database_url),
+        host=args.host,
+        port=args.port,
+        bots=max(0, args.bots),
+        bot_delay=(min(args.bot_delay), max(args.bot_delay)),
+        think_seconds=args.think_seconds,
+        countdown_seconds=args.countdown_seconds,
+        hand_pause_seconds=args.hand_pause,
+        default_tables=not args.no_default_tables,
+    )
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app(settings)
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"studpoker room on http://{host}:{port}/  (database {settings.database_url})", flush=True)
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_ping_interval=settings.ws_ping_interval,
+        ws_ping_timeout=settings.ws_ping_timeout,
+        ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0

@@ -1,0 +1,923 @@
+"""One asyncio task per table: the actor that owns the seating, the engine hand and the clock.
+
+Everything that changes a table goes through :meth:`TableActor.submit` as a command; the actor
+handles commands one at a time, in order, from its queue, dispatching on the command's class
+through a table of handlers. Every message it publishes to the table's watchers carries the
+table version (one more than the last), and every message to a seat is built from the engine's
+per-seat view (``hand.view(seat)``, ``hand.events_for(seat, ...)``) only; spectators get the
+view of seat ``None``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import enum
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from studpoker.cards import Card, Deck
+
+from .clock import ActionClock
+from .connections import Connection
+from .protocol import (
+    AckMsg,
+    ClockInfo,
+    ErrorCode,
+    ErrorMsg,
+    EventMsg,
+    HandFinishedMsg,
+    HandStartedMsg,
+    LegalOptionInfo,
+    SeatInfo,
+    TableStateMsg,
+    YourTurnMsg,
+    _Out,
+)
+
+if TYPE_CHECKING:
+    from studpoker.store.models import TableRecord
+
+    from .lobby import Room
+
+log = logging.getLogger(__name__)
+
+
+# ----------------------------------------------------------------------------- JSON of engine values
+
+
+def jsonable(value: Any) -> Any:
+    """Engine values (dataclasses, enums, cards, tuples, mappings) as plain JSON data."""
+    if value is None or isinstance(value, bool | str | float):
+        return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if isinstance(value, int):
+        return int(value)
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict) and not isinstance(value, type):
+        return jsonable(to_dict())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(value):
+            if f.name.startswith("_"):
+                continue
+            out[f.name] = jsonable(getattr(value, f.name))
+        event_type = getattr(type(value), "event_type", None)
+        if "type" not in out and isinstance(event_type, str):
+            out["type"] = event_type
+        return out
+    if isinstance(value, Mapping):
+        return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+def event_dict(event: Any) -> dict[str, Any]:
+    data = jsonable(event)
+    if not isinstance(data, dict):
+        data = {"value": data}
+    if "type" not in data and "kind" not in data:
+        data["type"] = type(event).__name__
+    return data
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+@dataclass(kw_only=True)
+class Command:
+    """Something to do at the table; ``conn`` (if any) gets the ack or the error."""
+
+    conn: Connection | None = None
+    ref: str | None = None
+    done: asyncio.Future[Any] | None = field(default=None, repr=False)
+
+
+@dataclass(kw_only=True)
+class Watch(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class Unwatch(Command):
+    """The connection leaves the table (or closed); the seat, if any, stays."""
+
+    closed: bool = False
+
+
+@dataclass(kw_only=True)
+class Sit(Command):
+    seat: int
+    buy_in: int
+
+
+@dataclass(kw_only=True)
+class SitOut(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class SitIn(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class StandUp(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class Act(Command):
+    hand_id: str
+    kind: str
+    amount: int | None
+    version: int | None
+
+
+@dataclass(kw_only=True)
+class Resync(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class ClockExpired(Command):
+    serial: int
+
+
+@dataclass(kw_only=True)
+class StartHand(Command):
+    pass
+
+
+@dataclass(kw_only=True)
+class Stop(Command):
+    """Shut the table down: void a hand in progress, stop the clock, end the task."""
+
+
+# ----------------------------------------------------------------------------- seating
+
+
+@dataclass
+class SeatState:
+    seat: int
+    account_id: int
+    name: str
+    stack: int
+    is_bot: bool = False
+    sitting_out: bool = False
+    timed_out: bool = False
+    leaving: bool = False
+
+    def info(self, connected: bool) -> SeatInfo:
+        return SeatInfo(
+            seat=self.seat,
+            account_id=self.account_id,
+            name=self.name,
+            stack=self.stack,
+            sitting_out=self.sitting_out,
+            connected=connected,
+            is_bot=self.is_bot,
+        )
+
+
+class TableError(Exception):
+    """A refused command: answered to the sender with an ``error`` message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+Handler = Callable[["TableActor", Any], Awaitable[None]]
+_HANDLERS: dict[type[Command], Handler] = {}
+
+
+def handles(kind: type[Command]) -> Callable[[Handler], Handler]:
+    def register(func: Handler) -> Handler:
+        _HANDLERS[kind] = func
+        return func
+
+    return register
+
+
+# ----------------------------------------------------------------------------- the actor
+
+
+class TableActor:
+    """The table: seating, the hand in progress, the clock, the watchers."""
+
+    def __init__(
+        self,
+        room: Room,
+        record: TableRecord,
+        *,
+        think_seconds: float | None = None,
+        countdown_seconds: float | None = None,
+        hand_pause_seconds: float = 3.0,
+    ) -> None:
+        self.room = room
+        self.record = record
+        self.table_id = record.id
+        self.config = record.config
+        self.seats: dict[int, SeatState] = {}
+        self.watchers: dict[int, Connection] = {}
+        self.version = 0
+        self.hand: Any = None
+        self.hand_id: str | None = None
+        self.hand_accounts: dict[int, int] = {}
+        self.hands_played = 0
+        self._engine_seen = 0
+        self._decision_version = 0
+        self._start_stacks: dict[int, int] = {}
+        self._deck: Deck | None = None
+        self._button: int | None = None
+        self.hand_pause_seconds = hand_pause_seconds
+        think = float(self.config.think_seconds if think_seconds is None else think_seconds)
+        countdown = float(self.config.countdown_seconds if countdown_seconds is None else countdown_seconds)
+        self.clock = ActionClock(think, countdown, self._on_clock_expired)
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._start_timer: asyncio.TimerHandle | None = None
+        self.stopped = False
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.table_id}")
+
+    async def stop(self) -> None:
+        if self._task is None or self._task.done():
+            return
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(Stop(done=done))
+        with contextlib.suppress(asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(asyncio.shield(done), 10)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task
+
+    def submit(self, command: Command) -> None:
+        if self.stopped:
+            if command.conn is not None:
+                command.conn.send(self._error(ErrorCode.TABLE_CLOSED, "the table is closed", command.ref))
+            if command.done is not None and not command.done.done():
+                command.done.set_result(None)
+            return
+        self.queue.put_nowait(command)
+
+    async def call(self, command: Command) -> Any:
+        """Submit and wait until the command has been handled."""
+        command.done = asyncio.get_running_loop().create_future()
+        self.submit(command)
+        return await command.done
+
+    async def _run(self) -> None:
+        while True:
+            command = await self.queue.get()
+            handler = _HANDLERS[type(command)]
+            try:
+                await handler(self, command)
+            except TableError as exc:
+                if command.conn is not None:
+                    command.conn.send(self._error(exc.code, exc.message, command.ref))
+            except Exception:
+                log.exception("table %s: command %r failed", self.table_id, command)
+                if command.conn is not None:
+                    command.conn.send(
+                        self._error(ErrorCode.INTERNAL, "the server could not handle that", command.ref)
+                    )
+                await self._recover()
+            finally:
+                if command.done is not None and not command.done.done():
+                    command.done.set_result(None)
+            if isinstance(command, Stop):
+                return
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _error(self, code: str, message: str, ref: str | None) -> ErrorMsg:
+        return ErrorMsg(code=code, message=message, ref=ref, table_id=self.table_id)
+
+    def _ack(self, command: Command, request: str) -> None:
+        if command.conn is not None:
+            command.conn.send(AckMsg(ref=command.ref, request=request, table_id=self.table_id))
+
+    def seat_of(self, account_id: int) -> SeatState | None:
+        for state in self.seats.values():
+            if state.account_id == account_id:
+                return state
+        return None
+
+    def _require_seat(self, command: Command) -> SeatState:
+        assert command.conn is not None
+        state = self.seat_of(command.conn.account_id)
+        if state is None:
+            raise TableError(ErrorCode.NOT_SEATED, f"you have no seat at table {self.table_id}")
+        return state
+
+    def connected(self, account_id: int) -> bool:
+        return self.room.is_connected(account_id, self.table_id)
+
+    def in_hand(self, seat: int) -> bool:
+        return self.hand is not None and seat in self.hand_accounts
+
+    def table_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"id": self.table_id, **dataclasses.asdict(self.config)}
+        info["think_seconds"] = self.clock.think_seconds
+        info["countdown_seconds"] = self.clock.countdown_seconds
+        return info
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [s.info(self.connected(s.account_id)) for _, s in sorted(self.seats.items())]
+
+    def summary(self) -> dict[str, Any]:
+        """For the lobby (REST): the table, its seats and whether a hand is running."""
+        return {
+            "id": self.table_id,
+            **dataclasses.asdict(self.config),
+            "seated": len(self.seats),
+            "seats": [s.model_dump() for s in self.seat_infos()],
+            "hand_id": self.hand_id,
+            "hands_played": self.hands_played,
+            "think_seconds": self.clock.think_seconds,
+            "countdown_seconds": self.clock.countdown_seconds,
+        }
+
+    def _clock_info(self) -> ClockInfo | None:
+        d = self.clock.current
+        if d is None:
+            return None
+        return ClockInfo(
+            seat=d.seat, think_ends=d.think_ends, countdown_ends=d.countdown_ends, extended=d.extended
+        )
+
+    def _viewer_seat(self, conn: Connection) -> int | None:
+        state = self.seat_of(conn.account_id)
+        return None if state is None else state.seat
+
+    def _engine_seat(self, seat: int | None) -> int | None:
+        """The engine's viewer for a table seat: only a seat dealt into the hand sees its cards."""
+        if seat is not None and seat in self.hand_accounts:
+            return seat
+        return None
+
+    def snapshot(self, conn: Connection) -> TableStateMsg:
+        seat = self._viewer_seat(conn)
+        hand_view = None
+        if self.hand is not None:
+            hand_view = event_dict(self.hand.view(self._engine_seat(seat)))
+        your_turn = self._your_turn_for(seat) if seat is not None else None
+        return TableStateMsg(
+            table_id=self.table_id,
+            version=self.version,
+            table=self.table_info(),
+            seats=self.seat_infos(),
+            your_seat=seat,
+            hand_id=self.hand_id,
+            hand=hand_view,
+            clock=self._clock_info(),
+            your_turn=your_turn,
+        )
+
+    def _broadcast(self, build: Callable[[int | None, int], _Out | None]) -> None:
+        """One versioned message to every watcher, built for the watcher's seat."""
+        self.version += 1
+        for conn in list(self.watchers.values()):
+            message = build(self._viewer_seat(conn), self.version)
+            if message is not None:
+                conn.send(message)
+
+    def _publish_table_event(self, event: dict[str, Any]) -> None:
+        hand_id = self.hand_id
+        self._broadcast(
+            lambda _seat, version: EventMsg(
+                table_id=self.table_id, version=version, hand_id=hand_id, event=event
+            )
+        )
+
+    def _publish_seats(self, reason: str, seat: int | None = None) -> None:
+        self._publish_table_event(
+            {
+                "type": "seats",
+                "reason": reason,
+                "seat": seat,
+                "seats": [s.model_dump() for s in self.seat_infos()],
+            }
+        )
+
+    def _publish_engine_events(self) -> None:
+        """Send the engine events that watchers have not had, each seat its own redacted copy.
+
+        Events are matched across seats by their engine version; a watcher whose view lacks
+        an event (one only another seat may see) gets a ``hidden`` placeholder, so that table
+        versions stay gap-free for everyone.
+        """
+        hand = self.hand
+        if hand is None:
+            return
+        after = self._engine_seen
+        per_seat: dict[int | None, dict[int, Any]] = {}
+        viewers: set[int | None] = {None}
+        for conn in self.watchers.values():
+            viewers.add(self._engine_seat(self._viewer_seat(conn)))
+        for viewer in viewers:
+            per_seat[viewer] = {int(e.version): e for e in hand.events_for(viewer, after)}
+        versions = sorted({v for events in per_seat.values() for v in events})
+        hand_id = self.hand_id
+        for engine_version in versions:
+            encoded: dict[int | None, dict[str, Any]] = {}
+            for viewer, events in per_seat.items():
+                event = events.get(engine_version)
+                encoded[viewer] = (
+                    event_dict(event) if event is not None else {"kind": "hidden", "version": engine_version}
+                )
+            self._broadcast(self._event_builder(hand_id, encoded))
+        self._engine_seen = max([after, *versions])
+
+    def _event_builder(
+        self, hand_id: str | None, encoded: dict[int | None, dict[str, Any]]
+    ) -> Callable[[int | None, int], _Out | None]:
+        def build(seat: int | None, version: int) -> _Out | None:
+            return EventMsg(
+                table_id=self.table_id,
+                version=version,
+                hand_id=hand_id,
+                event=encoded[self._engine_seat(seat)],
+            )
+
+        return build
+
+    # -- the decision and the clock -----------------------------------------------------------
+
+    def _options(self) -> list[LegalOptionInfo]:
+        legal = self.hand.legal_actions()
+        if legal is None:
+            return []
+        options = []
+        for option in legal.options:
+            kind = option.kind
+            kind_text = kind.value if isinstance(kind, enum.Enum) else str(kind)
+            amount = getattr(option, "amount", None)
+            options.append(
+                LegalOptionInfo(
+                    kind=kind_text,
+                    amount=amount,
+                    all_in=bool(getattr(option, "all_in", False)),
+                )
+            )
+        return options
+
+    def _your_turn_for(self, seat: int | None) -> YourTurnMsg | None:
+        decision = self.clock.current
+        if seat is None or decision is None or decision.seat != seat or self.hand_id is None:
+            return None
+        return YourTurnMsg(
+            table_id=self.table_id,
+            hand_id=self.hand_id,
+            version=self._decision_version,
+            seat=seat,
+            options=self._options(),
+            think_ends=decision.think_ends,
+            countdown_ends=decision.countdown_ends,
+            server_time=time.time(),
+        )
+
+    def _send_to_seat(self, seat: int, message: _Out) -> None:
+        state = self.seats.get(seat)
+        if state is None:
+            return
+        for conn in self.watchers.values():
+            if conn.account_id == state.account_id:
+                conn.send(message)
+
+    def _on_clock_expired(self, serial: int) -> None:
+        self.submit(ClockExpired(serial=serial))
+
+    async def _after_change(self) -> None:
+        """After the hand moved: publish its events, then finish it or start the next decision."""
+        self._publish_engine_events()
+        hand = self.hand
+        if hand is None:
+            return
+        if hand.is_over:
+            await self._finish_hand()
+            return
+        seat = hand.to_act
+        decision = self.clock.current
+        if decision is not None and decision.seat == seat and decision.hand_id == self.hand_id:
+            # The same player acts again (cannot happen in limit poker, but be safe): new decision.
+            pass
+        assert self.hand_id is not None
+        decision = self.clock.start(self.hand_id, seat)
+        self._publish_table_event(
+            {
+                "type": "clock",
+                "seat": seat,
+                "think_ends": decision.think_ends,
+                "countdown_ends": decision.countdown_ends,
+                "extended": False,
+            }
+        )
+        self._decision_version = self.version
+        state = self.seats.get(seat)
+        if state is not None and state.leaving:
+            await self._apply_timeout(seat, allow_protection=False)
+            return
+        turn = self._your_turn_for(seat)
+        if turn is not None:
+            self._send_to_seat(seat, turn)
+
+    async def _apply_timeout(self, seat: int, *, allow_protection: bool) -> None:
+        hand = self.hand
+        state = self.seats.get(seat)
+        protection = False
+        if allow_protection and state is not None and self._needs_protection(seat):
+            protection = await self.room.use_protected_all_in(state.account_id)
+        self.clock.cancel()
+        hand.timeout(seat, protection_allowed=protection)
+        if state is not None and not state.leaving:
+            state.timed_out = True
+            state.sitting_out = True
+        await self._after_change()
+
+    def _needs_protection(self, seat: int) -> bool:
+        """Whether the clock rule would use the protected all-in (checking is not free and the
+        player has chips in the pot); only then is one of the day's protections spent."""
+        for option in self._options():
+            if option.kind == "check":
+                return False
+        contributions = self.hand.contributions
+        return bool(contributions.get(seat, 0))
+
+    # -- hands --------------------------------------------------------------------------------
+
+    def _eligible(self) -> list[SeatState]:
+        return [
+            s for _, s in sorted(self.seats.items()) if not s.sitting_out and not s.leaving and s.stack > 0
+        ]
+
+    def _maybe_schedule_hand(self) -> None:
+        if self.hand is not None or self._start_timer is not None or self.stopped:
+            return
+        if len(self._eligible()) < 2:
+            return
+        loop = asyncio.get_running_loop()
+        self._start_timer = loop.call_later(self.hand_pause_seconds, self._start_due)
+
+    def _start_due(self) -> None:
+        self._start_timer = None
+        self.submit(StartHand())
+
+    async def _start_hand(self) -> None:
+        from studpoker.engine import Hand
+        from studpoker.games import HouseRules, Stakes, get_game
+
+        players = self._eligible()
+        if self.hand is not None or len(players) < 2:
+            return
+        cfg = self.config
+        game = get_game(cfg.game)
+        stakes = Stakes(
+            ante=cfg.ante,
+            bring_in=cfg.bring_in,
+            small_bet=cfg.small_bet,
+            big_bet=cfg.big_bet,
+            small_blind=cfg.small_blind,
+            big_blind=cfg.big_blind,
+        )
+        house = game.default_house
+        if cfg.house.strip():
+            house = house.with_overrides(cfg.house.split())
+        assert isinstance(house, HouseRules)
+        seats = [(s.seat, s.stack) for s in players]
+        self._start_stacks = {s.seat: s.stack for s in players}
+        deck = Deck()
+        kwargs: dict[str, Any] = {"deck": deck, "house": house}
+        if game.kind == "omaha":
+            kwargs["button"] = self._next_button([s.seat for s in players])
+        hand = Hand(game, stakes, seats=seats, **kwargs)
+        hand_id = uuid.uuid4().hex
+        await self.room.store_start_hand(hand_id, self.table_id, deck.commitment, players)
+        self.hand = hand
+        self.hand_id = hand_id
+        self.hand_accounts = {s.seat: s.account_id for s in players}
+        self._engine_seen = 0
+        self._deck = deck
+        seat_numbers = [s.seat for s in players]
+        self._broadcast(
+            lambda _seat, version: HandStartedMsg(
+                table_id=self.table_id,
+                version=version,
+                hand_id=hand_id,
+                game=cfg.game,
+                commitment=deck.commitment,
+                seats=seat_numbers,
+            )
+        )
+        await self._after_change()
+
+    def _next_button(self, seats: list[int]) -> int:
+        if self._button is None:
+            self._button = seats[0]
+        else:
+            later = [s for s in seats if s > self._button]
+            self._button = later[0] if later else seats[0]
+        return self._button
+
+    async def _finish_hand(self) -> None:
+        hand = self.hand
+        hand_id = self.hand_id
+        assert hand_id is not None
+        self.clock.cancel()
+        result = hand.result
+        contributed = {int(k): int(v) for k, v in dict(hand.contributions).items()}
+        final_stacks = _final_stacks(result, hand)
+        contributions: dict[int, int] = {}
+        awards: dict[int, int] = {}
+        for seat in self.hand_accounts:
+            start = self._start_stack(seat)
+            put = contributed.get(seat, 0)
+            contributions[seat] = put
+            awards[seat] = final_stacks.get(seat, start - put) - start + put
+        deck = self._deck
+        assert deck is not None
+        await self.room.store_finish_hand(hand, hand_id, contributions, awards, deck)
+        for seat, stack in final_stacks.items():
+            state = self.seats.get(seat)
+            if state is not None and state.account_id == self.hand_accounts.get(seat):
+                state.stack = stack
+        result_data = jsonable(result)
+        if not isinstance(result_data, dict):
+            result_data = {"value": result_data}
+        result_data.setdefault("contributions", {str(k): v for k, v in contributions.items()})
+        result_data.setdefault("awards", {str(k): v for k, v in awards.items()})
+        order = [str(c) for c in deck.order]
+        self._broadcast(
+            lambda _seat, version: HandFinishedMsg(
+                table_id=self.table_id,
+                version=version,
+                hand_id=hand_id,
+                result=result_data,
+                commitment=deck.commitment,
+                deck_order=order,
+                salt=deck.salt,
+            )
+        )
+        self.hand = None
+        self.hand_id = None
+        self.hand_accounts = {}
+        self.hands_played += 1
+        await self._after_hand()
+
+    def _start_stack(self, seat: int) -> int:
+        return int(self._start_stacks.get(seat, 0))
+
+    async def _after_hand(self) -> None:
+        """Cash out leavers and busted players, then schedule the next hand."""
+        changed = False
+        for seat, state in sorted(self.seats.items()):
+            if state.leaving or state.stack <= 0:
+                await self.room.store_cash_out(state, self.table_id)
+                del self.seats[seat]
+                changed = True
+        if changed:
+            self._publish_seats("stood_up")
+        self._maybe_schedule_hand()
+
+    async def _void_hand(self, reason: str) -> None:
+        """Abandon the hand in progress: the store returns every contribution; stacks as before."""
+        hand_id = self.hand_id
+        self.clock.cancel()
+        if hand_id is None:
+            return
+        await self.room.store_void_hand(hand_id, reason)
+        for seat, stack in self._start_stacks.items():
+            state = self.seats.get(seat)
+            if state is not None and state.account_id == self.hand_accounts.get(seat):
+                state.stack = stack
+        self.hand = None
+        self.hand_id = None
+        self.hand_accounts = {}
+        self._publish_table_event({"type": "hand_voided", "hand_id": hand_id, "reason": reason})
+
+    async def _recover(self) -> None:
+        """After an unexpected error: if the hand is broken, void it so the table goes on."""
+        if self.hand is None:
+            self._maybe_schedule_hand()
+            return
+        try:
+            ok = not self.hand.is_over and self.hand.to_act is not None
+        except Exception:
+            ok = False
+        if not ok:
+            with contextlib.suppress(Exception):
+                await self._void_hand("internal error")
+            self._maybe_schedule_hand()
+
+
+def _final_stacks(result: Any, hand: Any) -> dict[int, int]:
+    stacks = getattr(result, "final_stacks", None) or getattr(result, "stacks", None)
+    if stacks is None:
+        stacks = getattr(hand, "stacks", {})
+    return {int(k): int(v) for k, v in dict(stacks).items()}
+
+
+# ----------------------------------------------------------------------------- command handlers
+
+
+@handles(Watch)
+async def _watch(actor: TableActor, cmd: Watch) -> None:
+    conn = cmd.conn
+    assert conn is not None
+    first = conn.id not in actor.watchers
+    actor.watchers[conn.id] = conn
+    conn.tables.add(actor.table_id)
+    state = actor.seat_of(conn.account_id)
+    extended = False
+    if state is not None and first:
+        decision = actor.clock.current
+        if decision is not None and decision.seat == state.seat and actor.clock.extend():
+            extended = True
+    actor._ack(cmd, "join_table")
+    if state is not None and first:
+        actor._publish_seats("connected", state.seat)
+    if extended:
+        d = actor.clock.current
+        assert d is not None
+        actor._publish_table_event(
+            {
+                "type": "clock",
+                "seat": d.seat,
+                "think_ends": d.think_ends,
+                "countdown_ends": d.countdown_ends,
+                "extended": True,
+            }
+        )
+    conn.send(actor.snapshot(conn))
+
+
+@handles(Unwatch)
+async def _unwatch(actor: TableActor, cmd: Unwatch) -> None:
+    conn = cmd.conn
+    assert conn is not None
+    removed = actor.watchers.pop(conn.id, None)
+    conn.tables.discard(actor.table_id)
+    if not cmd.closed:
+        actor._ack(cmd, "leave_table")
+    state = actor.seat_of(conn.account_id)
+    if removed is not None and state is not None and not actor.connected(conn.account_id):
+        actor._publish_seats("disconnected", state.seat)
+
+
+@handles(Resync)
+async def _resync(actor: TableActor, cmd: Resync) -> None:
+    conn = cmd.conn
+    assert conn is not None
+    if conn.id not in actor.watchers:
+        raise TableError(ErrorCode.NOT_JOINED, f"join table {actor.table_id} first")
+    conn.send(actor.snapshot(conn))
+
+
+@handles(Sit)
+async def _sit(actor: TableActor, cmd: Sit) -> None:
+    conn = cmd.conn
+    assert conn is not None
+    cfg = actor.config
+    if not 1 <= cmd.seat <= cfg.max_seats:
+        raise TableError(ErrorCode.BAD_MESSAGE, f"table {actor.table_id} has seats 1 to {cfg.max_seats}")
+    if actor.seat_of(conn.account_id) is not None:
+        raise TableError(ErrorCode.ALREADY_SEATED, f"you already have a seat at table {actor.table_id}")
+    if cmd.seat in actor.seats:
+        raise TableError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is taken")
+    if not cfg.min_buy_in <= cmd.buy_in <= cfg.max_buy_in:
+        raise TableError(
+            ErrorCode.BAD_BUY_IN,
+            f"the buy-in must be from {cfg.min_buy_in} to {cfg.max_buy_in}, not {cmd.buy_in}",
+        )
+    await actor.room.store_buy_in(conn.account_id, actor.table_id, cmd.seat, cmd.buy_in)
+    actor.seats[cmd.seat] = SeatState(
+        seat=cmd.seat, account_id=conn.account_id, name=conn.name, stack=cmd.buy_in, is_bot=conn.is_bot
+    )
+    if conn.id not in actor.watchers:
+        actor.watchers[conn.id] = conn
+        conn.tables.add(actor.table_id)
+    actor._ack(cmd, "sit")
+    actor._publish_seats("sat", cmd.seat)
+    actor._maybe_schedule_hand()
+
+
+@handles(SitOut)
+async def _sit_out(actor: TableActor, cmd: SitOut) -> None:
+    state = actor._require_seat(cmd)
+    state.sitting_out = True
+    actor._ack(cmd, "sit_out")
+    actor._publish_seats("sat_out", state.seat)
+
+
+@handles(SitIn)
+async def _sit_in(actor: TableActor, cmd: SitIn) -> None:
+    state = actor._require_seat(cmd)
+    state.sitting_out = False
+    state.timed_out = False
+    actor._ack(cmd, "sit_in")
+    actor._publish_seats("sat_in", state.seat)
+    actor._maybe_schedule_hand()
+
+
+@handles(StandUp)
+async def _stand_up(actor: TableActor, cmd: StandUp) -> None:
+    state = actor._require_seat(cmd)
+    actor._ack(cmd, "stand_up")
+    if actor.in_hand(state.seat) and not actor.hand.is_over:
+        # Cashed out after the hand; his decisions until then are folded / checked at once.
+        state.leaving = True
+        actor._publish_seats("leaving", state.seat)
+        decision = actor.clock.current
+        if decision is not None and decision.seat == state.seat:
+            await actor._apply_timeout(state.seat, allow_protection=False)
+        return
+    await actor.room.store_cash_out(state, actor.table_id)
+    del actor.seats[state.seat]
+    actor._publish_seats("stood_up", state.seat)
+
+
+@handles(Act)
+async def _act(actor: TableActor, cmd: Act) -> None:
+    from studpoker.engine import Action, ActionKind, IllegalActionError
+
+    state = actor._require_seat(cmd)
+    hand = actor.hand
+    if hand is None or actor.hand_id is None:
+        raise TableError(ErrorCode.NO_HAND, "no hand is being played at this table")
+    if cmd.hand_id != actor.hand_id:
+        raise TableError(
+            ErrorCode.STALE, f"hand {cmd.hand_id} is not the hand being played ({actor.hand_id})"
+        )
+    if state.seat not in actor.hand_accounts:
+        raise TableError(ErrorCode.NOT_YOUR_TURN, "you are not dealt into this hand")
+    decision = actor.clock.current
+    if decision is None or decision.seat != state.seat or hand.to_act != state.seat:
+        raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is not your turn (seat {hand.to_act} to act)")
+    if cmd.version is not None and cmd.version != actor._decision_version:
+        raise TableError(
+            ErrorCode.STALE,
+            f"the table moved on: you acted on version {cmd.version},"
+            f" the decision is at {actor._decision_version}",
+        )
+    try:
+        kind = ActionKind(cmd.kind)
+    except ValueError:
+        known = ", ".join(o.kind for o in actor._options())
+        raise TableError(
+            ErrorCode.ILLEGAL_ACTION, f"{cmd.kind!r} is not an action here (legal: {known})"
+        ) from None
+    try:
+        action = Action(kind=kind, amount=cmd.amount)
+        hand.apply(state.seat, action)
+    except (IllegalActionError, ValueError, TypeError) as exc:
+        raise TableError(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
+    actor.clock.cancel()
+    if state.timed_out:
+        state.timed_out = False
+        state.sitting_out = False
+    actor._ack(cmd, "action")
+    await actor._after_change()
+
+
+@handles(ClockExpired)
+async def _clock_expired(actor: TableActor, cmd: ClockExpired) -> None:
+    if not actor.clock.is_current(cmd.serial) or actor.hand is None:
+        return
+    decision = actor.clock.current
+    assert decision is not None
+    if actor.hand.to_act != decision.seat:
+        return
+    await actor._apply_timeout(decision.seat, allow_protection=True)
+
+
+@handles(StartHand)
+async def _start(actor: TableActor, cmd: StartHand) -> None:
+    if actor.stopped:
+        return
+    await actor._start_hand()
+
+
+@handles(Stop)
+async def _stop(actor: TableActor, cmd: Stop) -> None:
+    actor.stopped = True
+    if actor._start_timer is not None:
+        actor._start_timer.cancel()
+        actor._start_timer = None
+    if actor.hand is not None:
+        await actor._void_hand("server shutdown")
+    actor.clock.cancel()

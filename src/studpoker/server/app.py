@@ -1,0 +1,513 @@
+"""The ASGI application: REST for accounts, the lobby, tables and hand histories, and the
+table WebSocket. Build it with :func:`create_app`; ``studpoker serve`` runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from studpoker.store import Account, Store
+from studpoker.store.errors import (
+    AuthError,
+    InsufficientFundsError,
+    InvalidInputError,
+    NameTakenError,
+    NotFoundError,
+    StoreError,
+)
+from studpoker.store.models import HandRecord
+
+from .connections import WebSocketConnection
+from .lobby import Room
+from .protocol import (
+    PROTOCOL_VERSION,
+    AuthMsg,
+    ErrorCode,
+    ErrorMsg,
+    ProtocolError,
+    WelcomeMsg,
+    parse_client_message,
+)
+from .ratelimit import LoginLimiter, TokenBucket
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+StoreFactory = Callable[[Settings], Awaitable[Store]]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+# ----------------------------------------------------------------------------- REST models
+
+
+class Credentials(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=40, examples=["alice"])]
+    password: Annotated[str, Field(min_length=1, max_length=256, examples=["correct horse"])]
+
+
+class AccountOut(BaseModel):
+    id: int
+    name: str
+    bankroll: int
+
+
+class SessionOut(BaseModel):
+    token: str
+    expires_at: datetime
+    account: AccountOut
+
+
+class TopupOut(BaseModel):
+    granted: int
+    account: AccountOut
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class SeatOut(BaseModel):
+    seat: int
+    account_id: int
+    name: str
+    stack: int
+    sitting_out: bool
+    connected: bool
+    is_bot: bool
+
+
+class TableOut(BaseModel):
+    id: int
+    name: str
+    game: str
+    small_bet: int
+    big_bet: int
+    ante: int
+    bring_in: int
+    small_blind: int
+    big_blind: int
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int
+    think_seconds: float
+    countdown_seconds: float
+    house: str
+    seated: int
+    seats: list[SeatOut]
+    hand_id: str | None
+    hands_played: int
+
+
+class HandSeatOut(BaseModel):
+    seat: int
+    account_id: int
+    name: str
+    starting_stack: int
+    contribution: int
+    award: int
+    net: int
+
+
+class HandSummaryOut(BaseModel):
+    id: str
+    table_id: int
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    commitment: str
+    seats: list[HandSeatOut]
+
+
+class HandOut(HandSummaryOut):
+    phh: str | None
+    text: str | None
+    deck_order: str | None
+    salt: str | None
+    void_reason: str | None
+
+
+def _account_out(account: Account) -> AccountOut:
+    return AccountOut(id=account.id, name=account.name, bankroll=account.bankroll)
+
+
+def _hand_summary(record: HandRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "table_id": record.table_id,
+        "status": record.status,
+        "started_at": record.started_at,
+        "finished_at": record.finished_at,
+        "commitment": record.commitment,
+        "seats": [
+            HandSeatOut(
+                seat=s.seat,
+                account_id=s.account_id,
+                name=s.name,
+                starting_stack=s.starting_stack,
+                contribution=s.contribution,
+                award=s.award,
+                net=s.net,
+            )
+            for _, s in sorted(record.seats.items())
+        ],
+    }
+
+
+_ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut}
+_RESPONSES: dict[int | str, dict[str, Any]] = {k: {"model": v} for k, v in _ERRORS.items()}
+
+_PLACEHOLDER = """<!doctype html>
+<html><head><meta charset="utf-8"><title>studpoker</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 3em auto">
+<h1>studpoker</h1>
+<p>The card room is running. The browser client is not installed in this build.</p>
+<ul>
+<li><a href="/docs">API documentation</a> (OpenAPI at <a href="/openapi.json">/openapi.json</a>)</li>
+<li><a href="/api/tables">Tables</a></li>
+<li>WebSocket: <code>/ws?token=...</code> (see docs/protocol.md)</li>
+</ul>
+</body></html>
+"""
+
+
+def _web_dir(settings: Settings) -> Path | None:
+    if settings.web_dir is not None:
+        path = Path(settings.web_dir)
+        return path if path.is_dir() else None
+    try:
+        path = Path(str(resources.files("studpoker") / "web"))
+    except Exception:
+        return None
+    return path if (path / "index.html").is_file() else None
+
+
+async def _default_store(settings: Settings) -> Store:
+    return await Store.open(settings.database_url)
+
+
+def create_app(settings: Settings | None = None, *, store_factory: StoreFactory | None = None) -> FastAPI:
+    """The room as an ASGI app. The store opens and the tables start in the lifespan."""
+    settings = settings or Settings()
+    factory = store_factory or _default_store
+    limiter = LoginLimiter(max_failures=settings.login_max_failures, window=settings.login_window_seconds)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await factory(settings)
+        room = Room(store, settings)
+        app.state.store = store
+        app.state.room = room
+        try:
+            await room.start()
+            log.info("studpoker room open: %s tables", len(room.actors))
+            yield
+        finally:
+            await room.stop()
+            await store.close()
+
+    app = FastAPI(
+        title="studpoker",
+        version=f"protocol {PROTOCOL_VERSION}",
+        description=(
+            "Seven Card Stud card room: accounts, lobby, tables and hand histories. "
+            "Table play goes over the WebSocket at /ws (docs/protocol.md). Amounts are integer cents."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    bearer = HTTPBearer(auto_error=False)
+
+    def room_of(request: Request) -> Room:
+        room: Room = request.app.state.room
+        return room
+
+    async def current_token(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> str:
+        if credentials is None or credentials.scheme.lower() != "bearer" or not credentials.credentials:
+            raise ApiError(401, "unauthorized", "log in and send 'Authorization: Bearer <token>'")
+        return credentials.credentials
+
+    async def current_account(request: Request, token: Annotated[str, Depends(current_token)]) -> Account:
+        try:
+            return await room_of(request).store.authenticate(token)
+        except AuthError as exc:
+            raise ApiError(401, "unauthorized", str(exc), {"WWW-Authenticate": "Bearer"}) from None
+
+    # -- errors -----------------------------------------------------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status, headers=exc.headers
+        )
+
+    @app.exception_handler(StoreError)
+    async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
+        status, code = 409, "conflict"
+        if isinstance(exc, AuthError):
+            status, code = 401, "unauthorized"
+        elif isinstance(exc, NotFoundError):
+            status, code = 404, "not_found"
+        elif isinstance(exc, NameTakenError):
+            status, code = 409, "name_taken"
+        elif isinstance(exc, InvalidInputError):
+            status, code = 422, "invalid"
+        elif isinstance(exc, InsufficientFundsError):
+            status, code = 409, "insufficient_funds"
+        return JSONResponse({"error": {"code": code, "message": str(exc)}}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}" for err in exc.errors()[:5]
+        )
+        return JSONResponse({"error": {"code": "invalid", "message": problems}}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc.detail)}},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    # -- accounts ---------------------------------------------------------------------------
+
+    @app.post(
+        "/api/register", status_code=201, response_model=SessionOut, responses=_RESPONSES, tags=["accounts"]
+    )
+    async def register(body: Credentials, request: Request) -> SessionOut:
+        """Open an account with the starting play-money grant; returns a session (logged in)."""
+        store = room_of(request).store
+        account = await store.register(body.name, body.password)
+        session = await store.login(body.name, body.password)
+        return SessionOut(token=session.token, expires_at=session.expires_at, account=_account_out(account))
+
+    @app.post("/api/login", response_model=SessionOut, responses=_RESPONSES, tags=["accounts"])
+    async def login(body: Credentials, request: Request) -> SessionOut:
+        """Log in; after repeated failures for a name from one address, 429 with Retry-After."""
+        address = request.client.host if request.client else "?"
+        wait = limiter.retry_after(body.name, address)
+        if wait > 0:
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many failed logins: try again in {int(wait) + 1} s",
+                {"Retry-After": str(int(wait) + 1)},
+            )
+        store = room_of(request).store
+        try:
+            session = await store.login(body.name, body.password)
+        except AuthError:
+            limiter.failed(body.name, address)
+            raise
+        limiter.succeeded(body.name, address)
+        account = await store.account(session.account_id)
+        return SessionOut(token=session.token, expires_at=session.expires_at, account=_account_out(account))
+
+    @app.post("/api/logout", status_code=204, responses=_RESPONSES, tags=["accounts"])
+    async def logout(request: Request, token: Annotated[str, Depends(current_token)]) -> Response:
+        """Revoke the session of the bearer token."""
+        await room_of(request).store.revoke(token)
+        return Response(status_code=204)
+
+    @app.get("/api/me", response_model=AccountOut, responses=_RESPONSES, tags=["accounts"])
+    async def me(account: Annotated[Account, Depends(current_account)]) -> AccountOut:
+        """The logged-in account and its bankroll (chips off the tables)."""
+        return _account_out(account)
+
+    @app.post("/api/topup", response_model=TopupOut, responses=_RESPONSES, tags=["accounts"])
+    async def topup(request: Request, account: Annotated[Account, Depends(current_account)]) -> TopupOut:
+        """The daily top-up for a broke player (0 when not eligible)."""
+        store = room_of(request).store
+        granted = await store.daily_topup(account.id)
+        return TopupOut(granted=granted, account=_account_out(await store.account(account.id)))
+
+    # -- lobby ------------------------------------------------------------------------------
+
+    @app.get("/api/tables", response_model=list[TableOut], tags=["lobby"])
+    async def tables(
+        request: Request,
+        game: Annotated[str | None, Query(description="7S, 7S8, RZ or O8")] = None,
+        stakes: Annotated[str | None, Query(description="small/big bet in cents, e.g. 100/200")] = None,
+    ) -> list[dict[str, Any]]:
+        """The tables, with their seats; filter by game and stakes."""
+        out = []
+        for actor in sorted(room_of(request).actors.values(), key=lambda a: a.table_id):
+            cfg = actor.config
+            if game is not None and cfg.game.upper() != game.upper():
+                continue
+            if stakes is not None and stakes.replace(" ", "") != f"{cfg.small_bet}/{cfg.big_bet}":
+                continue
+            out.append(actor.summary())
+        return out
+
+    @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_RESPONSES, tags=["lobby"])
+    async def table(table_id: int, request: Request) -> dict[str, Any]:
+        """One table with its seats and the hand in progress."""
+        actor = room_of(request).actors.get(table_id)
+        if actor is None:
+            raise ApiError(404, "not_found", f"no table {table_id}")
+        return actor.summary()
+
+    # -- hand histories ---------------------------------------------------------------------
+
+    @app.get("/api/hands", response_model=list[HandSummaryOut], responses=_RESPONSES, tags=["hands"])
+    async def my_hands(
+        request: Request,
+        account: Annotated[Account, Depends(current_account)],
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> list[dict[str, Any]]:
+        """The hands you were dealt into, newest first."""
+        records = await room_of(request).store.hands_for_account(account.id, limit=limit, offset=offset)
+        return [_hand_summary(r) for r in records]
+
+    @app.get("/api/hands/{hand_id}", response_model=HandOut, responses=_RESPONSES, tags=["hands"])
+    async def hand(
+        hand_id: str, request: Request, account: Annotated[Account, Depends(current_account)]
+    ) -> dict[str, Any]:
+        """One of your hands: PHH and readable text; the deck order and salt once it is over."""
+        record = await room_of(request).store.hand(hand_id)
+        if all(s.account_id != account.id for s in record.seats.values()):
+            raise ApiError(403, "forbidden", "only a player of this hand may read its history")
+        finished = record.status != "in_progress"
+        return {
+            **_hand_summary(record),
+            "phh": record.phh,
+            "text": record.text,
+            "deck_order": record.deck_order if finished else None,
+            "salt": record.salt if finished else None,
+            "void_reason": record.void_reason,
+        }
+
+    @app.get("/api/health", tags=["lobby"])
+    async def health(request: Request) -> dict[str, Any]:
+        room = room_of(request)
+        return {"ok": True, "tables": len(room.actors), "protocol": PROTOCOL_VERSION, "time": time.time()}
+
+    # -- the table WebSocket ----------------------------------------------------------------
+
+    @app.websocket("/ws")
+    async def websocket_endpoint(websocket: WebSocket, token: str | None = None) -> None:
+        room: Room = websocket.app.state.room
+        await websocket.accept()
+        account = await _authenticate_socket(websocket, room, token, settings)
+        if account is None:
+            return
+        conn = WebSocketConnection(
+            websocket,
+            account.id,
+            account.name,
+            TokenBucket(settings.message_rate, settings.message_burst),
+            settings.send_queue_size,
+        )
+        conn.start()
+        room.attach(conn)
+        conn.send(
+            WelcomeMsg(
+                account_id=account.id,
+                name=account.name,
+                server_time=time.time(),
+                heartbeat_seconds=settings.heartbeat_seconds,
+                max_message_bytes=settings.max_message_bytes,
+            )
+        )
+        try:
+            while not conn.closed:
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), settings.heartbeat_timeout_seconds)
+                except TimeoutError:
+                    conn.send(ErrorMsg(code="heartbeat_timeout", message="no message in time: disconnected"))
+                    conn.close(1001, "heartbeat timeout")
+                    break
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:
+                    raw = frame.get("bytes") or b""
+                await room.handle_raw(conn, raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await room.detach(conn)
+            await conn.finish()
+
+    web = _web_dir(settings)
+    if web is not None:
+        app.mount("/", StaticFiles(directory=web, html=True), name="web")
+    else:
+
+        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+        async def index() -> str:
+            return _PLACEHOLDER
+
+    return app
+
+
+async def _authenticate_socket(
+    websocket: WebSocket, room: Room, token: str | None, settings: Settings
+) -> Account | None:
+    """The account of ``?token=`` or of a first ``auth`` message (within 10 s); None after refusing."""
+
+    async def refuse(message: str, ref: str | None = None) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(
+                ErrorMsg(code=ErrorCode.UNAUTHORIZED, message=message, ref=ref).model_dump_json()
+            )
+            await websocket.close(4401, "unauthorized")
+
+    ref = None
+    if token is None:
+        try:
+            raw = await asyncio.wait_for(websocket.receive_text(), 10)
+            message = parse_client_message(raw, max_bytes=settings.max_message_bytes)
+        except ProtocolError as exc:
+            await refuse(f"authenticate first with an 'auth' message ({exc.message})", exc.ref)
+            return None
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            await refuse("authenticate with ?token= or a first 'auth' message")
+            return None
+        if not isinstance(message, AuthMsg):
+            await refuse("authenticate first: send an 'auth' message with your token", message.id)
+            return None
+        token, ref = message.token, message.id
+    try:
+        return await room.store.authenticate(token)
+    except AuthError as exc:
+        await refuse(str(exc), ref)
+        return None

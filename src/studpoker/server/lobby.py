@@ -1,0 +1,336 @@
+"""The room: the store, one actor per table, the connected clients and the message dispatch.
+
+Incoming client messages are dispatched through :data:`HANDLERS` (message class -> handler);
+a table message becomes a command in that table's actor queue. The room is also the one place
+that talks to the store on the actors' behalf, turning store errors into protocol errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from studpoker.store import Store
+from studpoker.store.errors import InsufficientFundsError, InvalidInputError, NotFoundError, StoreError
+from studpoker.store.models import TableConfig, TableRecord
+
+from . import actor as actors
+from .actor import TableActor, TableError
+from .connections import Connection
+from .protocol import (
+    ActionMsg,
+    AuthMsg,
+    ErrorCode,
+    ErrorMsg,
+    JoinTableMsg,
+    LeaveTableMsg,
+    PingMsg,
+    PongMsg,
+    ProtocolError,
+    ResyncMsg,
+    SitInMsg,
+    SitMsg,
+    SitOutMsg,
+    StandUpMsg,
+    _Msg,
+    parse_client_message,
+)
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+# The default tables: every game at four stakes (small bet / big bet in cents).
+DEFAULT_STAKES: tuple[tuple[int, int], ...] = ((50, 100), (100, 200), (300, 600), (500, 1000))
+DEFAULT_GAMES: tuple[str, ...] = ("7S", "7S8", "RZ", "O8")
+GAME_NAMES = {"7S": "Stud", "7S8": "Stud Hi/Lo", "RZ": "Razz", "O8": "Omaha Hi/Lo"}
+
+
+def _money(units: int) -> str:
+    whole, cents = divmod(units, 100)
+    return f"{whole}" if cents == 0 else f"{whole}.{cents:02d}"
+
+
+def default_table_configs(settings: Settings) -> list[TableConfig]:
+    configs = []
+    for game in DEFAULT_GAMES:
+        for small, big in DEFAULT_STAKES:
+            configs.append(
+                TableConfig.derive(
+                    f"{GAME_NAMES[game]} {_money(small)}/{_money(big)}",
+                    game,
+                    small,
+                    big,
+                    think_seconds=max(1, round(settings.think_seconds)),
+                    countdown_seconds=max(0, round(settings.countdown_seconds)),
+                )
+            )
+    return configs
+
+
+class Room:
+    """Everything the server runs: tables, connections, bots."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.actors: dict[int, TableActor] = {}
+        self.connections: dict[int, dict[int, Connection]] = {}
+        self.bots: list[Any] = []
+        self.started_at = time.time()
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        voided = await self.store.void_unfinished_hands()
+        if voided:
+            log.warning("voided %s hand(s) left unfinished by the last run", voided)
+        tables = await self.store.list_tables()
+        if not tables and self.settings.default_tables:
+            for config in default_table_configs(self.settings):
+                await self.store.create_table(config)
+            tables = await self.store.list_tables()
+        for record in tables:
+            await self._clear_seats(record)
+            self.add_actor(record)
+        if self.settings.bots:
+            from .bots import start_bots
+
+            self.bots = await start_bots(self, self.settings.bots)
+
+    def add_actor(self, record: TableRecord) -> TableActor:
+        actor = TableActor(
+            self,
+            record,
+            think_seconds=self.settings.think_seconds,
+            countdown_seconds=self.settings.countdown_seconds,
+            hand_pause_seconds=self.settings.hand_pause_seconds,
+        )
+        self.actors[record.id] = actor
+        actor.start()
+        return actor
+
+    async def _clear_seats(self, record: TableRecord) -> None:
+        """Seats left by a previous run are cashed out: every player starts from the lobby."""
+        for seat in (await self.store.seats(record.id)).values():
+            try:
+                await self.store.cash_out(seat.account_id, record.id, seat.seat)
+            except StoreError:
+                log.exception("could not cash out seat %s of table %s", seat.seat, record.id)
+
+    async def stop(self) -> None:
+        for bot in self.bots:
+            bot.stop()
+        await asyncio.gather(*(a.stop() for a in self.actors.values()), return_exceptions=True)
+        for actor in self.actors.values():
+            for state in list(actor.seats.values()):
+                try:
+                    await self.store.cash_out(state.account_id, actor.table_id, state.seat)
+                except StoreError:
+                    log.exception("could not cash out seat %s of table %s", state.seat, actor.table_id)
+            actor.seats.clear()
+        for conns in list(self.connections.values()):
+            for conn in list(conns.values()):
+                conn.close(1001, "server shutting down")
+
+    # -- connections --------------------------------------------------------------------------
+
+    def attach(self, conn: Connection) -> None:
+        self.connections.setdefault(conn.account_id, {})[conn.id] = conn
+
+    async def detach(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.account_id)
+        if conns is not None:
+            conns.pop(conn.id, None)
+            if not conns:
+                del self.connections[conn.account_id]
+        for table_id in list(conn.tables):
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                actor.submit(actors.Unwatch(conn=conn, closed=True))
+        conn.tables.clear()
+
+    def is_connected(self, account_id: int, table_id: int) -> bool:
+        for conn in self.connections.get(account_id, {}).values():
+            if conn.is_bot or table_id in conn.tables:
+                return True
+        return False
+
+    async def handle_raw(self, conn: Connection, raw: str | bytes) -> None:
+        """One frame from a client: rate limit, parse, dispatch; every failure answered."""
+        if not conn.bucket.take():
+            conn.rejected += 1
+            conn.send(ErrorMsg(code=ErrorCode.RATE_LIMITED, message="too many messages: slow down"))
+            if conn.rejected > 200:
+                conn.close(1008, "flood")
+            return
+        conn.rejected = 0
+        try:
+            message = parse_client_message(raw, max_bytes=self.settings.max_message_bytes)
+        except ProtocolError as exc:
+            conn.send(ErrorMsg(code=exc.code, message=exc.message, ref=exc.ref))
+            return
+        await self.dispatch(conn, message)
+
+    async def dispatch(self, conn: Connection, message: _Msg) -> None:
+        handler = HANDLERS[type(message)]
+        try:
+            await handler(self, conn, message)
+        except TableError as exc:
+            conn.send(ErrorMsg(code=exc.code, message=exc.message, ref=message.id))
+        except Exception:
+            log.exception("%r: handling %r failed", conn, message)
+            conn.send(
+                ErrorMsg(code=ErrorCode.INTERNAL, message="the server could not handle that", ref=message.id)
+            )
+
+    def actor_for(self, table_id: int) -> TableActor:
+        actor = self.actors.get(table_id)
+        if actor is None or actor.stopped:
+            raise TableError(ErrorCode.NOT_FOUND, f"no table {table_id}")
+        return actor
+
+    # -- the store on behalf of the actors ----------------------------------------------------
+
+    async def store_buy_in(self, account_id: int, table_id: int, seat: int, amount: int) -> None:
+        try:
+            await self.store.buy_in(account_id, table_id, seat, amount)
+        except InsufficientFundsError as exc:
+            raise TableError(ErrorCode.INSUFFICIENT_FUNDS, str(exc)) from None
+        except InvalidInputError as exc:
+            raise TableError(ErrorCode.BAD_BUY_IN, str(exc)) from None
+        except NotFoundError as exc:
+            raise TableError(ErrorCode.NOT_FOUND, str(exc)) from None
+        except StoreError as exc:
+            raise TableError(ErrorCode.SEAT_TAKEN, str(exc)) from None
+
+    async def store_cash_out(self, state: actors.SeatState, table_id: int) -> None:
+        await self.store.cash_out(state.account_id, table_id, state.seat)
+
+    async def store_start_hand(
+        self, hand_id: str, table_id: int, commitment: str, players: list[actors.SeatState]
+    ) -> None:
+        starting = await self.store.start_hand(
+            hand_id, table_id, commitment, {p.seat: p.account_id for p in players}
+        )
+        for p in players:
+            if starting.get(p.seat) != p.stack:
+                log.error(
+                    "table %s seat %s: store stack %s, table stack %s",
+                    table_id,
+                    p.seat,
+                    starting.get(p.seat),
+                    p.stack,
+                )
+
+    async def store_finish_hand(
+        self, hand: Any, hand_id: str, contributions: dict[int, int], awards: dict[int, int], deck: Any
+    ) -> None:
+        phh, text = _histories(hand, hand_id)
+        await self.store.finish_hand(
+            hand_id,
+            contributions=contributions,
+            awards=awards,
+            phh=phh,
+            text=text,
+            deck_order=" ".join(str(c) for c in deck.order),
+            salt=deck.salt,
+        )
+
+    async def store_void_hand(self, hand_id: str, reason: str) -> None:
+        await self.store.void_hand(hand_id, reason)
+
+    async def use_protected_all_in(self, account_id: int) -> bool:
+        try:
+            return bool(
+                await self.store.use_protected_all_in(account_id, self.settings.protected_all_ins_per_day)
+            )
+        except StoreError:
+            log.exception("protected all-in check failed for account %s", account_id)
+            return False
+
+
+def _histories(hand: Any, hand_id: str) -> tuple[str, str]:
+    """The PHH and the readable text of a finished hand (empty when a writer is missing or fails)."""
+    phh = text = ""
+    try:
+        phh_module = importlib.import_module("studpoker.history.phh")
+        phh = str(phh_module.dump_hand(hand))
+    except Exception:
+        log.exception("hand %s: no PHH history", hand_id)
+    try:
+        text_module = importlib.import_module("studpoker.history.text")
+        render = getattr(text_module, "render_hand", None) or getattr(text_module, "dump_hand", None)
+        if render is None:
+            render = getattr(text_module, "format_hand", None)
+        if render is not None:
+            text = str(render(hand))
+    except Exception:
+        log.exception("hand %s: no text history", hand_id)
+    return phh, text
+
+
+# ----------------------------------------------------------------------------- message handlers
+
+MessageHandler = Callable[[Room, Connection, Any], Awaitable[None]]
+
+
+async def _on_auth(room: Room, conn: Connection, msg: AuthMsg) -> None:
+    conn.send(ErrorMsg(code=ErrorCode.BAD_MESSAGE, message="already authenticated", ref=msg.id))
+
+
+async def _on_join(room: Room, conn: Connection, msg: JoinTableMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.Watch(conn=conn, ref=msg.id))
+
+
+async def _on_leave(room: Room, conn: Connection, msg: LeaveTableMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.Unwatch(conn=conn, ref=msg.id))
+
+
+async def _on_sit(room: Room, conn: Connection, msg: SitMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.Sit(conn=conn, ref=msg.id, seat=msg.seat, buy_in=msg.buy_in))
+
+
+async def _on_sit_out(room: Room, conn: Connection, msg: SitOutMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.SitOut(conn=conn, ref=msg.id))
+
+
+async def _on_sit_in(room: Room, conn: Connection, msg: SitInMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.SitIn(conn=conn, ref=msg.id))
+
+
+async def _on_stand_up(room: Room, conn: Connection, msg: StandUpMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.StandUp(conn=conn, ref=msg.id))
+
+
+async def _on_action(room: Room, conn: Connection, msg: ActionMsg) -> None:
+    room.actor_for(msg.table_id).submit(
+        actors.Act(
+            conn=conn, ref=msg.id, hand_id=msg.hand_id, kind=msg.kind, amount=msg.amount, version=msg.version
+        )
+    )
+
+
+async def _on_ping(room: Room, conn: Connection, msg: PingMsg) -> None:
+    conn.send(PongMsg(ref=msg.id, server_time=time.time()))
+
+
+async def _on_resync(room: Room, conn: Connection, msg: ResyncMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.Resync(conn=conn, ref=msg.id))
+
+
+HANDLERS: dict[type[_Msg], MessageHandler] = {
+    AuthMsg: _on_auth,
+    JoinTableMsg: _on_join,
+    LeaveTableMsg: _on_leave,
+    SitMsg: _on_sit,
+    SitOutMsg: _on_sit_out,
+    SitInMsg: _on_sit_in,
+    StandUpMsg: _on_stand_up,
+    ActionMsg: _on_action,
+    PingMsg: _on_ping,
+    ResyncMsg: _on_resync,
+}

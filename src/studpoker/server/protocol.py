@@ -1,0 +1,334 @@
+"""The versioned JSON protocol spoken over the table WebSocket (see ``docs/protocol.md``).
+
+Every message is one JSON object with a ``type`` field. Client messages are parsed into the
+pydantic models below through :func:`parse_client_message`, which never raises anything but
+:class:`ProtocolError` (carrying an error code for the ``error`` reply). Server messages are
+models too, serialized with :func:`encode`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+
+TableId = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
+class ProtocolError(Exception):
+    """A bad message from a client; ``code`` goes into the ``error`` reply."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+# Error codes (also listed in docs/protocol.md).
+class ErrorCode:
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"
+    NOT_FOUND = "not_found"
+    NOT_JOINED = "not_joined"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NOT_SEATED = "not_seated"
+    BAD_BUY_IN = "bad_buy_in"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    NO_HAND = "no_hand"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_ACTION = "illegal_action"
+    IN_HAND = "in_hand"
+    TABLE_CLOSED = "table_closed"
+    INTERNAL = "internal_error"
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    # A client may tag any message with an id; replies (ack, error, pong) echo it as ``ref``.
+    id: Annotated[str, Field(max_length=64)] | None = None
+
+
+# ----------------------------------------------------------------------------- client -> server
+
+
+class AuthMsg(_Msg):
+    type: Literal["auth"] = "auth"
+    token: Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class JoinTableMsg(_Msg):
+    type: Literal["join_table"] = "join_table"
+    table_id: TableId
+
+
+class LeaveTableMsg(_Msg):
+    type: Literal["leave_table"] = "leave_table"
+    table_id: TableId
+
+
+class SitMsg(_Msg):
+    type: Literal["sit"] = "sit"
+    table_id: TableId
+    seat: Annotated[int, Field(ge=1, le=10)]
+    buy_in: Annotated[int, Field(ge=1, le=10**12)]
+
+
+class SitOutMsg(_Msg):
+    type: Literal["sit_out"] = "sit_out"
+    table_id: TableId
+
+
+class SitInMsg(_Msg):
+    type: Literal["sit_in"] = "sit_in"
+    table_id: TableId
+
+
+class StandUpMsg(_Msg):
+    type: Literal["stand_up"] = "stand_up"
+    table_id: TableId
+
+
+class ActionMsg(_Msg):
+    type: Literal["action"] = "action"
+    table_id: TableId
+    hand_id: Annotated[str, Field(min_length=1, max_length=64)]
+    kind: Annotated[str, Field(min_length=1, max_length=32)]
+    amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+    # The table version the client acted on; if the table moved on since, the action is refused.
+    version: Annotated[int, Field(ge=0)] | None = None
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"] = "ping"
+
+
+class ResyncMsg(_Msg):
+    type: Literal["resync"] = "resync"
+    table_id: TableId
+
+
+ClientMessage = (
+    AuthMsg
+    | JoinTableMsg
+    | LeaveTableMsg
+    | SitMsg
+    | SitOutMsg
+    | SitInMsg
+    | StandUpMsg
+    | ActionMsg
+    | PingMsg
+    | ResyncMsg
+)
+
+CLIENT_MESSAGE_TYPES: dict[str, type[_Msg]] = {
+    "auth": AuthMsg,
+    "join_table": JoinTableMsg,
+    "leave_table": LeaveTableMsg,
+    "sit": SitMsg,
+    "sit_out": SitOutMsg,
+    "sit_in": SitInMsg,
+    "stand_up": StandUpMsg,
+    "action": ActionMsg,
+    "ping": PingMsg,
+    "resync": ResyncMsg,
+}
+
+
+def parse_client_message(raw: str | bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> _Msg:
+    """Parse one client frame; raise :class:`ProtocolError` for anything that is not a message."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, f"message of {size} bytes is over the {max_bytes}-byte limit"
+        )
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a 'type' field")
+    ref = data.get("id")
+    ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string 'type' field", ref)
+    model = CLIENT_MESSAGE_TYPES.get(kind)
+    if model is None:
+        known = ", ".join(sorted(CLIENT_MESSAGE_TYPES))
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r} (known: {known})", ref
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}" for err in exc.errors()[:5]
+        )
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad {kind!r} message: {problems}", ref) from None
+
+
+# ----------------------------------------------------------------------------- server -> client
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WelcomeMsg(_Out):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    account_id: int
+    name: str
+    server_time: float
+    heartbeat_seconds: float
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    account_id: int
+    name: str
+    stack: int
+    sitting_out: bool
+    connected: bool
+    is_bot: bool = False
+
+
+class ClockInfo(BaseModel):
+    seat: int
+    think_ends: float
+    countdown_ends: float
+    extended: bool = False
+
+
+class TableStateMsg(_Out):
+    type: Literal["table_state"] = "table_state"
+    table_id: int
+    version: int
+    table: dict[str, Any]
+    seats: list[SeatInfo]
+    your_seat: int | None
+    hand_id: str | None
+    hand: dict[str, Any] | None
+    clock: ClockInfo | None
+    your_turn: YourTurnMsg | None = None
+
+
+class EventMsg(_Out):
+    type: Literal["event"] = "event"
+    table_id: int
+    version: int
+    hand_id: str | None
+    event: dict[str, Any]
+
+
+class LegalOptionInfo(BaseModel):
+    kind: str
+    amount: int | None = None
+    all_in: bool = False
+
+
+class YourTurnMsg(_Out):
+    type: Literal["your_turn"] = "your_turn"
+    table_id: int
+    hand_id: str
+    version: int
+    seat: int
+    options: list[LegalOptionInfo]
+    think_ends: float
+    countdown_ends: float
+    server_time: float
+
+
+class HandStartedMsg(_Out):
+    type: Literal["hand_started"] = "hand_started"
+    table_id: int
+    version: int
+    hand_id: str
+    game: str
+    commitment: str
+    seats: list[int]
+
+
+class HandFinishedMsg(_Out):
+    type: Literal["hand_finished"] = "hand_finished"
+    table_id: int
+    version: int
+    hand_id: str
+    result: dict[str, Any]
+    commitment: str
+    deck_order: list[str]
+    salt: str
+    voided: bool = False
+
+
+class AckMsg(_Out):
+    type: Literal["ack"] = "ack"
+    ref: str | None
+    request: str
+    table_id: int | None = None
+
+
+class ErrorMsg(_Out):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: str | None = None
+    table_id: int | None = None
+
+
+class PongMsg(_Out):
+    type: Literal["pong"] = "pong"
+    ref: str | None
+    server_time: float
+
+
+ServerMessage = (
+    WelcomeMsg
+    | TableStateMsg
+    | EventMsg
+    | YourTurnMsg
+    | HandStartedMsg
+    | HandFinishedMsg
+    | AckMsg
+    | ErrorMsg
+    | PongMsg
+)
+
+SERVER_MESSAGE_TYPES: tuple[type[_Out], ...] = (
+    WelcomeMsg,
+    TableStateMsg,
+    EventMsg,
+    YourTurnMsg,
+    HandStartedMsg,
+    HandFinishedMsg,
+    AckMsg,
+    ErrorMsg,
+    PongMsg,
+)
+
+TableStateMsg.model_rebuild()
+
+_SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")])
+
+
+def encode(message: _Out) -> str:
+    """The JSON text of one server message."""
+    return message.model_dump_json()
+
+
+def decode_server_message(text: str) -> _Out:
+    """Parse a server message (used by bots-over-the-wire, tests and clients written in Python)."""
+    result: _Out = _SERVER_ADAPTER.validate_json(text)
+    return result

@@ -1,0 +1,42 @@
+"""Server settings: one frozen record built by the CLI or by tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    database_url: str = "sqlite+aiosqlite:///studpoker.sqlite3"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Bots seated at each default table (leaving at least one seat free for people).
+    bots: int = 0
+    # Seconds a bot waits before acting (a random value in this range).
+    bot_delay: tuple[float, float] = (0.6, 1.8)
+    # The action clock for tables created by this server: think time, then the visible countdown.
+    think_seconds: float = 10.0
+    countdown_seconds: float = 20.0
+    # Pause between hands.
+    hand_pause_seconds: float = 3.0
+    # Create the default tables when the store has none.
+    default_tables: bool = True
+    # Protected all-ins per account per day.
+    protected_all_ins_per_day: int = 2
+    # WebSocket: the client must send something (e.g. ping) at least this often, else it is dropped.
+    heartbeat_seconds: float = 25.0
+    heartbeat_timeout_seconds: float = 75.0
+    # Protocol-level ping frames sent by uvicorn (browsers answer them by themselves).
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    max_message_bytes: int = 4096
+    # Per-connection token bucket: messages per second and burst.
+    message_rate: float = 10.0
+    message_burst: float = 30.0
+    # Login brute-force protection: failures per name+address within the window.
+    login_max_failures: int = 5
+    login_window_seconds: float = 300.0
+    # Outgoing queue per connection; a client that falls this far behind is disconnected.
+    send_queue_size: int = 1000
+    # Serve the browser client from this directory if it exists (None: the packaged web/ dir).
+    web_dir: str | None = None
