@@ -1,0 +1,67 @@
+"""The hand's event log: every deal, post, action, street, show, muck and award, versioned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from studpoker.cards import Card
+from studpoker.engine.actions import ActionKind
+
+
+class EventKind(StrEnum):
+    HAND_START = "hand_start"  # detail: game code; amount: none
+    POST_ANTE = "post_ante"  # seat, amount, all_in
+    POST_BLIND = "post_blind"  # seat, amount, detail "small" | "big", all_in
+    DEAL = "deal"  # seat, cards (one card; None when redacted), detail "down" | "up"
+    DEAL_BOARD = "deal_board"  # cards: community cards (Omaha board or the stud community card)
+    BURN = "burn"  # cards: the burnt card (never shown to anyone by events_for)
+    STREET = "street"  # street: the new street; seat: who acts first (None: no betting)
+    BRING_IN_PLAYER = "bring_in_player"  # seat: who must bring in; detail: why
+    ACTION = "action"  # seat, action, amount (round total), all_in
+    TIMEOUT = "timeout"  # seat, detail "check" | "bring_in" | "protected_all_in" | "fold"
+    EXPOSE = "expose"  # seat, cards: down cards turned face up for an all-in run-out
+    SHOW = "show"  # seat, cards (all his cards), detail: hand name(s)
+    MUCK = "muck"  # seat
+    RETURN = "return"  # seat, amount: an uncalled part returned
+    AWARD = "award"  # seat, amount, pot (index, 0 = main), detail "high" | "low" | "scoop" | "uncontested"
+    HAND_END = "hand_end"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One thing that happened. ``visibility`` None means public, else the one seat that may see it."""
+
+    version: int
+    kind: EventKind
+    visibility: int | None = None
+    seat: int | None = None
+    street: str | None = None
+    cards: tuple[Card | None, ...] | None = None
+    amount: int | None = None
+    action: ActionKind | None = None
+    all_in: bool = False
+    pot: int | None = None
+    detail: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"version": self.version, "kind": self.kind.value}
+        if self.visibility is not None:
+            out["visibility"] = self.visibility
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.street is not None:
+            out["street"] = self.street
+        if self.cards is not None:
+            out["cards"] = [None if c is None else str(c) for c in self.cards]
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.action is not None:
+            out["action"] = self.action.value
+        if self.all_in:
+            out["all_in"] = True
+        if self.pot is not None:
+            out["pot"] = self.pot
+        if self.detail is not None:
+            out["detail"] = self.detail
+        return out

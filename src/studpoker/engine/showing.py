@@ -1,0 +1,66 @@
+"""Who brings in and who acts first in stud: ranking the up cards ("showing hands").
+
+Up to four up cards are ranked as a poker board: for high (7S, 7S8) quads > trips > two pair >
+pair > high cards, then the ranks of the groups and the kickers; for razz the best low board,
+ace low, pairs (and worse) count against. Suits never break these ties (the caller breaks
+exact ties by seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Category by the sorted group sizes of up to four cards.
+_HIGH_CATEGORY = {
+    (): 0,
+    (1,): 0,
+    (1, 1): 0,
+    (1, 1, 1): 0,
+    (1, 1, 1, 1): 0,
+    (2,): 1,
+    (2, 1): 1,
+    (2, 1, 1): 1,
+    (2, 2): 2,
+    (3,): 3,
+    (3, 1): 3,
+    (4,): 4,
+}
+
+
+def _groups(ranks: Sequence[int]) -> list[tuple[int, int]]:
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    return sorted(((n, r) for r, n in counts.items()), reverse=True)
+
+
+def high_showing_key(cards: Sequence[int]) -> tuple[int, ...]:
+    """Greater is better: (category, group ranks by size then rank...). Ace is high (rank 12)."""
+    groups = _groups([c >> 2 for c in cards])
+    shape = tuple(n for n, _ in groups)
+    return (_HIGH_CATEGORY[shape], *(r for _, r in groups))
+
+
+def low_showing_key(cards: Sequence[int]) -> tuple[int, ...]:
+    """Greater is better for razz: fewer pairs first, then the lowest cards from the top down.
+
+    Ranks are ace-low (ace 0, king 12). Unpaired boards beat paired ones; a pair beats two
+    pair, which beats trips, which beats quads; within a shape, compare the groups (largest
+    first) and then the kickers from the highest down, lower being better.
+    """
+    groups = _groups([((c >> 2) + 1) % 13 for c in cards])
+    shape = tuple(n for n, _ in groups)
+    badness = _HIGH_CATEGORY[shape]
+    # Within equal shape, order the groups by size then rank (high first) and negate: lower wins.
+    return (-badness, *(-r for _, r in groups))
+
+
+def bring_in_key(card: int, *, razz: bool, by_suit: bool) -> tuple[int, int]:
+    """Smaller key brings in. 7S/7S8: lowest card (ace high), clubs lowest; razz: highest card
+    (king high, ace low), spades highest. Without ``by_suit`` only the rank counts (ties go by
+    position, decided by the caller)."""
+    rank, suit = card >> 2, card & 3
+    if razz:
+        low_rank = (rank + 1) % 13
+        return (-low_rank, -suit if by_suit else 0)
+    return (rank, suit if by_suit else 0)

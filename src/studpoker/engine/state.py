@@ -1,0 +1,766 @@
+"""The hand state machine: deal, forced bets, betting rounds, run-outs and the end of the hand.
+
+Internally players are indexed 0..n-1 in seat order (clockwise from seat 1); the public API
+speaks in table seat numbers. Events are kept as plain tuples and turned into
+:class:`~studpoker.engine.events.Event` records when asked for (a hand creates many).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from studpoker.cards import Card, Deck
+from studpoker.engine.actions import (
+    Action,
+    ActionKind,
+    IllegalActionError,
+    LegalActions,
+    LegalOption,
+)
+from studpoker.engine.events import Event, EventKind
+from studpoker.engine.pots import Pot, build_pots
+from studpoker.engine.result import HandResult
+from studpoker.engine.showdown import award_uncontested, showdown
+from studpoker.engine.showing import bring_in_key, high_showing_key, low_showing_key
+from studpoker.engine.views import HandView, build_view
+from studpoker.games import Game, HouseRules, Stakes, get_game
+
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_BRING_IN = ActionKind.BRING_IN
+_COMPLETE = ActionKind.COMPLETE
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+
+_E_DEAL = EventKind.DEAL
+_E_ACTION = EventKind.ACTION
+
+# A raw event: (kind, visibility, seat, street, cards, amount, action, all_in, pot, detail)
+RawEvent = tuple[
+    EventKind,
+    int | None,
+    int | None,
+    str | None,
+    Any,
+    int | None,
+    ActionKind | None,
+    bool,
+    int | None,
+    str | None,
+]
+
+NOBODY = 0  # visibility of burnt cards: no seat may see them
+
+
+class Hand:
+    """One hand of a game, from the antes to the awards. See docs/engine.md.
+
+    ``seats`` lists ``(seat_number, stack)`` in clockwise order (ascending seat numbers 1..10).
+    The hand deals at once up to the first decision; then call :meth:`apply` (or
+    :meth:`timeout`) for the seat in :attr:`to_act` until :attr:`is_over`.
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        stakes: Stakes,
+        seats: Sequence[tuple[int, int]],
+        *,
+        deck: Deck | None = None,
+        house: HouseRules | None = None,
+        button: int | None = None,
+    ) -> None:
+        game = get_game(game) if isinstance(game, str) else game
+        self.game: Game = game
+        self.stakes: Stakes = stakes
+        self.house: HouseRules = game.default_house if house is None else house
+        self._validate(game, stakes, seats, button)
+        self.deck: Deck = Deck() if deck is None else deck
+        n = len(seats)
+        self._n = n
+        self.seat_numbers: tuple[int, ...] = tuple(int(s) for s, _ in seats)
+        self._index: dict[int, int] = {s: i for i, s in enumerate(self.seat_numbers)}
+        self.initial_stacks: dict[int, int] = {int(s): int(c) for s, c in seats}
+        self.button: int | None = button
+        self._stud = game.kind == "stud"
+        self._razz = game.first_to_act == "best_low_board"
+        self._stack = [int(c) for _, c in seats]
+        self._bet = [0] * n
+        self._put = [0] * n
+        self._folded = [False] * n
+        self._allin = [False] * n
+        self._protected = [False] * n
+        self._acted = [False] * n
+        self._down: list[list[Card]] = [[] for _ in range(n)]
+        self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._board: list[Card] = []
+        self._exposed = False
+        self._log: list[RawEvent] = []
+        self._events: list[Event] = []
+        self._street = -1
+        self._to_act: int | None = None
+        self._cur = 0
+        self._full = 0
+        self._bets = 0
+        self._uncapped = False
+        self._double = False
+        self._big_locked = False
+        self._bring_in_due = False
+        self._completion = False
+        self._aggressor: int | None = None
+        self._final_aggressor: int | None = None
+        self._leader: int | None = None
+        self._bring_in_player: int | None = None
+        self._legal: tuple[LegalOption, ...] | None = None
+        self._result: HandResult | None = None
+        self._unit = stakes.small_bet
+        self._cap = 1 + self.house.max_raises
+        self._live = n
+        self._log_event(EventKind.HAND_START, detail=game.code)
+        self._start()
+
+    # ----------------------------------------------------------------- setup
+
+    @staticmethod
+    def _validate(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None) -> None:
+        if not isinstance(stakes, Stakes):
+            raise TypeError(f"stakes must be a Stakes record, not {stakes!r}")
+        if not game.min_players <= len(seats) <= game.max_players:
+            raise ValueError(
+                f"{game.code} is played by {game.min_players} to {game.max_players} players, not {len(seats)}"
+            )
+        previous = 0
+        for entry in seats:
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                raise ValueError(f"each seat is (seat_number, stack), not {entry!r}")
+            seat, stack = entry
+            for what, value in (("seat number", seat), ("stack", stack)):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise ValueError(f"{what} must be an integer, not {value!r}")
+            if not 1 <= seat <= 10:
+                raise ValueError(f"seat numbers run from 1 to 10, not {seat}")
+            if seat <= previous:
+                raise ValueError(
+                    f"seats must be given clockwise (ascending numbers): {seat} after {previous}"
+                )
+            if stack <= 0:
+                raise ValueError(f"seat {seat} has no chips ({stack}); only players with chips are dealt in")
+            previous = seat
+        if game.kind == "stud":
+            if stakes.bring_in >= stakes.small_bet:
+                raise ValueError(
+                    f"the bring-in {stakes.bring_in} must be below the small bet {stakes.small_bet}"
+                )
+            if button is not None:
+                raise ValueError("stud has no button; leave button=None")
+        else:
+            if stakes.big_blind <= 0:
+                raise ValueError("Omaha needs a big blind above zero")
+            if button is None or button not in {s for s, _ in seats}:
+                raise ValueError(f"Omaha needs button= one of the seats dealt in, not {button!r}")
+
+    def _start(self) -> None:
+        ante = self.stakes.ante
+        if ante:
+            for i in range(self._n):
+                paid = ante if ante < self._stack[i] else self._stack[i]
+                self._stack[i] -= paid
+                self._put[i] += paid
+                if not self._stack[i]:
+                    self._allin[i] = True
+                self._log_event(
+                    EventKind.POST_ANTE, seat=self.seat_numbers[i], amount=paid, all_in=self._allin[i]
+                )
+        self._next_street()
+
+    # ----------------------------------------------------------------- events
+
+    def _log_event(
+        self,
+        kind: EventKind,
+        *,
+        visibility: int | None = None,
+        seat: int | None = None,
+        street: str | None = None,
+        cards: Any = None,
+        amount: int | None = None,
+        action: ActionKind | None = None,
+        all_in: bool = False,
+        pot: int | None = None,
+        detail: str | None = None,
+    ) -> None:
+        self._log.append((kind, visibility, seat, street, cards, amount, action, all_in, pot, detail))
+
+    def _materialize(self, upto: int) -> None:
+        events = self._events
+        log = self._log
+        for k in range(len(events), upto):
+            kind, vis, seat, street, cards, amount, action, all_in, pot, detail = log[k]
+            events.append(
+                Event(
+                    version=k + 1,
+                    kind=kind,
+                    visibility=vis,
+                    seat=seat,
+                    street=street,
+                    cards=cards,
+                    amount=amount,
+                    action=action,
+                    all_in=all_in,
+                    pot=pot,
+                    detail=detail,
+                )
+            )
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far, in order, unredacted (the full history; never send it to a client)."""
+        self._materialize(len(self._log))
+        return tuple(self._events)
+
+    @property
+    def version(self) -> int:
+        """The version of the latest event."""
+        return len(self._log)
+
+    def events_for(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
+        """The events ``seat`` may see (None: a spectator), with hidden cards replaced by None."""
+        if seat is not None and seat not in self._index:
+            raise ValueError(f"seat {seat} is not in this hand; seats: {list(self.seat_numbers)}")
+        self._materialize(len(self._log))
+        out: list[Event] = []
+        for event in self._events[after_version:]:
+            vis = event.visibility
+            if vis is None or vis == seat:
+                out.append(event)
+            else:
+                hidden = None if event.cards is None else tuple(None for _ in event.cards)
+                out.append(
+                    Event(
+                        version=event.version,
+                        kind=event.kind,
+                        visibility=None,
+                        seat=event.seat,
+                        street=event.street,
+                        cards=hidden,
+                        amount=event.amount,
+                        action=event.action,
+                        all_in=event.all_in,
+                        pot=event.pot,
+                        detail=event.detail,
+                    )
+                )
+        return tuple(out)
+
+    # ----------------------------------------------------------------- public state
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat number to act, or None when the hand is over."""
+        i = self._to_act
+        return None if i is None else self.seat_numbers[i]
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> HandResult:
+        if self._result is None:
+            raise ValueError("the hand is not over yet")
+        return self._result
+
+    @property
+    def street(self) -> str:
+        return self.game.streets[self._street].name
+
+    @property
+    def contributions(self) -> dict[int, int]:
+        """Chips each seat has put into this hand's pots (after any uncalled bet came back)."""
+        return dict(zip(self.seat_numbers, self._put, strict=True))
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips each seat has behind (not in the pot)."""
+        return dict(zip(self.seat_numbers, self._stack, strict=True))
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self._board)
+
+    def pots(self) -> tuple[Pot, ...]:
+        """The pots as they stand (bets of the current round included)."""
+        live = [s for i, s in enumerate(self.seat_numbers) if not self._folded[i]]
+        return build_pots(self.contributions, live)
+
+    def cards_of(self, seat: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """(down cards, up cards) of a seat: the full truth; views decide who may see them."""
+        i = self._seat_index(seat)
+        return tuple(self._down[i]), tuple(self._up[i])
+
+    def _seat_index(self, seat: int) -> int:
+        i = self._index.get(seat)
+        if i is None:
+            raise ValueError(f"seat {seat} is not in this hand; seats: {list(self.seat_numbers)}")
+        return i
+
+    # ----------------------------------------------------------------- dealing
+
+    def _deal(self, i: int, up: bool, street: str) -> None:
+        card = self.deck.deal()
+        seat = self.seat_numbers[i]
+        if up:
+            self._up[i].append(card)
+            self._log.append((_E_DEAL, None, seat, street, (card,), None, None, False, None, "up"))
+        else:
+            self._down[i].append(card)
+            # After an all-in run-out has turned the hands face up, down cards are public too.
+            vis = None if self._exposed else seat
+            self._log.append((_E_DEAL, vis, seat, street, (card,), None, None, False, None, "down"))
+
+    def _burn(self, street: str) -> None:
+        if self.house.burn_cards and self.deck.remaining >= 2:
+            card = self.deck.deal()
+            self._log_event(EventKind.BURN, visibility=NOBODY, street=street, cards=(card,))
+
+    def _deal_street(self, k: int) -> None:
+        street = self.game.streets[k]
+        name = street.name
+        live = [i for i in range(self._n) if not self._folded[i]]
+        if k:
+            self._burn(name)
+        if self._stud:
+            if street.down == 1 and street.up == 0 and self.deck.remaining < len(live):
+                card = self.deck.deal()
+                self._board.append(card)
+                self._log_event(EventKind.DEAL_BOARD, street=name, cards=(card,), detail="community")
+                return
+            for _ in range(street.down):
+                for i in live:
+                    self._deal(i, False, name)
+            for _ in range(street.up):
+                for i in live:
+                    self._deal(i, True, name)
+        elif street.down:
+            b = self._index[self.button] if self.button is not None else 0
+            order = [(b + 1 + j) % self._n for j in range(self._n)]
+            for _ in range(street.down):
+                for i in order:
+                    self._deal(i, False, name)
+        else:
+            cards = tuple(self.deck.deal() for _ in range(street.board))
+            self._board.extend(cards)
+            self._log_event(EventKind.DEAL_BOARD, street=name, cards=cards)
+
+    def _next_street(self) -> None:
+        """Deal the next street and start its betting round (or run out, or go to showdown)."""
+        while True:
+            k = self._street + 1
+            if k >= len(self.game.streets):
+                self._finish_showdown()
+                return
+            self._street = k
+            street = self.game.streets[k]
+            self._log_event(EventKind.STREET, street=street.name)
+            self._deal_street(k)
+            if self._exposed:
+                continue
+            if self._begin_round(k):
+                return
+            if self._live > 1 and k + 1 < len(self.game.streets):
+                self._expose()
+
+    def _expose(self) -> None:
+        """All but one (or all) of the players left are all-in: turn every hand face up."""
+        if self._exposed:
+            return
+        self._exposed = True
+        for i in range(self._n):
+            if not self._folded[i]:
+                self._log_event(EventKind.EXPOSE, seat=self.seat_numbers[i], cards=tuple(self._down[i]))
+
+    # ----------------------------------------------------------------- betting rounds
+
+    def _begin_round(self, k: int) -> bool:
+        """Set up the betting round of street ``k``; False when there is nobody to bet against."""
+        n = self._n
+        street = self.game.streets[k]
+        stakes = self.stakes
+        self._unit = stakes.big_bet if street.big_bet else stakes.small_bet
+        for i in range(n):
+            self._bet[i] = 0
+            self._acted[i] = False
+        self._cur = 0
+        self._full = 0
+        self._bets = 0
+        self._aggressor = None
+        self._big_locked = False
+        self._completion = False
+        self._bring_in_due = False
+        self._legal = None
+        folded, allin = self._folded, self._allin
+        active = [i for i in range(n) if not folded[i] and not allin[i]]
+        self._uncapped = self.house.heads_up_uncapped and len(active) == 2
+        self._double = False
+        if self._stud and k == 1 and self.house.fourth_street_double_bet:
+            self._double = any(not folded[i] and self._up[i][0] >> 2 == self._up[i][1] >> 2 for i in range(n))
+        first: int | None
+        if self._stud:
+            if k == 0:
+                if len(active) < 2:
+                    return False
+                first = self._pick_bring_in()
+                if stakes.bring_in:
+                    self._bring_in_due = True
+                    self._full = stakes.bring_in
+                self._bring_in_player = first
+                self._log_event(
+                    EventKind.BRING_IN_PLAYER,
+                    seat=self.seat_numbers[first],
+                    street=street.name,
+                    detail="bring_in" if stakes.bring_in else "first_to_act",
+                )
+            else:
+                leader = self._best_showing()
+                self._leader = leader
+                if len(active) < 2:
+                    return False
+                first = self._next_active(leader, include_self=True)
+        else:
+            b = self._index[self.button] if self.button is not None else 0
+            if k == 0:
+                sb, bb = (b, (b + 1) % n) if n == 2 else ((b + 1) % n, (b + 2) % n)
+                self._post_blind(sb, stakes.small_blind, "small")
+                self._post_blind(bb, stakes.big_blind, "big")
+                self._cur = self._full = stakes.big_blind
+                self._bets = 1
+                active = [i for i in range(n) if not folded[i] and not allin[i]]
+                if not active or (len(active) == 1 and self._bet[active[0]] >= self._cur):
+                    return False
+                first = self._next_active(bb, include_self=False)
+            else:
+                self._leader = self._next_live(b, include_self=False)
+                if len(active) < 2:
+                    return False
+                first = self._next_active(b, include_self=False)
+        self._to_act = first
+        return True
+
+    def _post_blind(self, i: int, amount: int, which: str) -> None:
+        paid = amount if amount < self._stack[i] else self._stack[i]
+        self._stack[i] -= paid
+        self._bet[i] += paid
+        self._put[i] += paid
+        if not self._stack[i]:
+            self._allin[i] = True
+        self._log_event(
+            EventKind.POST_BLIND, seat=self.seat_numbers[i], amount=paid, all_in=self._allin[i], detail=which
+        )
+
+    def _pick_bring_in(self) -> int:
+        by_suit = self.house.bring_in_tie == "suit"
+        razz = self._razz
+        best = min(
+            (i for i in range(self._n) if not self._folded[i]),
+            key=lambda i: (bring_in_key(self._up[i][0], razz=razz, by_suit=by_suit), i),
+        )
+        if self._allin[best]:
+            return self._next_active(best, include_self=False)
+        return best
+
+    def _best_showing(self) -> int:
+        """The live player with the best up cards; exact ties go to the lowest seat."""
+        key = low_showing_key if self._razz else high_showing_key
+        best = -1
+        best_key: tuple[int, ...] = ()
+        for i in range(self._n):
+            if self._folded[i]:
+                continue
+            k = key(self._up[i])
+            if best < 0 or k > best_key:
+                best, best_key = i, k
+        return best
+
+    def _next_active(self, i: int, *, include_self: bool) -> int:
+        """The first player from ``i`` clockwise (after it unless ``include_self``) who can act."""
+        n = self._n
+        start = 0 if include_self else 1
+        for step in range(start, n + 1):
+            j = (i + step) % n
+            if not self._folded[j] and not self._allin[j]:
+                return j
+        raise AssertionError("no active player")
+
+    def _next_live(self, i: int, *, include_self: bool) -> int:
+        n = self._n
+        start = 0 if include_self else 1
+        for step in range(start, n + 1):
+            j = (i + step) % n
+            if not self._folded[j]:
+                return j
+        raise AssertionError("no live player")
+
+    # ----------------------------------------------------------------- legal actions
+
+    def legal_actions(self) -> LegalActions:
+        """Who acts and the exact legal options (empty when the hand is over)."""
+        i = self._to_act
+        if i is None:
+            return LegalActions(seat=None)
+        return LegalActions(seat=self.seat_numbers[i], options=self._options())
+
+    def _options(self) -> tuple[LegalOption, ...]:
+        cached = self._legal
+        if cached is not None:
+            return cached
+        i = self._to_act
+        assert i is not None
+        stack = self._stack[i]
+        bet = self._bet[i]
+        most = bet + stack
+        stakes = self.stakes
+        options: list[LegalOption] = []
+        if self._bring_in_due:
+            bring = stakes.bring_in
+            if stack <= bring:
+                options.append(LegalOption(kind=_BRING_IN, amount=most, all_in=True))
+            else:
+                options.append(LegalOption(kind=_BRING_IN, amount=bring))
+                target = stakes.small_bet
+                options.append(LegalOption(kind=_COMPLETE, amount=min(target, most), all_in=most <= target))
+            self._legal = tuple(options)
+            return self._legal
+        cur = self._cur
+        if cur > bet:
+            options.append(LegalOption(kind=_FOLD, amount=bet))
+            if most <= cur:
+                options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
+            else:
+                options.append(LegalOption(kind=_CALL, amount=cur))
+        else:
+            options.append(LegalOption(kind=_CHECK, amount=bet))
+        if most > cur and not self._acted[i] and (self._uncapped or self._bets < self._cap):
+            for j in range(self._n):
+                if (
+                    j != i
+                    and not self._folded[j]
+                    and not self._allin[j]
+                    and self._bet[j] + self._stack[j] > cur
+                ):
+                    break
+            else:
+                self._legal = tuple(options)
+                return self._legal
+            if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
+                kind = _COMPLETE
+                targets = [stakes.small_bet]
+            else:
+                kind = _BET if self._bets == 0 else _RAISE
+                full = self._full
+                if self._double and not self._big_locked:
+                    targets = [full + stakes.small_bet, full + stakes.big_bet]
+                else:
+                    targets = [full + self._unit]
+            for target in targets:
+                if most <= target:
+                    options.append(LegalOption(kind=kind, amount=most, all_in=True))
+                    break
+                options.append(LegalOption(kind=kind, amount=target))
+        self._legal = tuple(options)
+        return self._legal
+
+    # ----------------------------------------------------------------- actions
+
+    def apply(self, seat: int, action: Action) -> tuple[Event, ...]:
+        """Apply ``action`` for ``seat``; return the events it caused (its own first).
+
+        Raises :class:`IllegalActionError` (nothing changes) when it is not that seat's turn or
+        the action or its amount is not among :meth:`legal_actions`.
+        """
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"seat {seat}: {action!r} is not an Action", seat=seat)
+        option = self._check_turn(seat, action)
+        start = len(self._log)
+        self._do(option, None)
+        self._materialize(len(self._log))
+        return tuple(self._events[start:])
+
+    def act(self, seat: int, kind: ActionKind, amount: int | None = None) -> None:
+        """Like :meth:`apply` without building the returned events (fast path for simulations)."""
+        option = self._check_turn(seat, Action(kind=kind, amount=amount))
+        self._do(option, None)
+
+    def _check_turn(self, seat: int, action: Action) -> LegalOption:
+        i = self._to_act
+        if i is None:
+            raise IllegalActionError(
+                f"seat {seat} cannot {action}: the hand is over", seat=seat, action=action
+            )
+        if self.seat_numbers[i] != seat:
+            raise IllegalActionError(
+                f"seat {seat} cannot {action}: it is seat {self.seat_numbers[i]}'s turn",
+                seat=seat,
+                action=action,
+            )
+        kind, amount = action.kind, action.amount
+        same_kind = None
+        for option in self._options():
+            if option.kind is kind:
+                if (amount is None and kind in (_FOLD, _CHECK, _CALL)) or option.amount == amount:
+                    return option
+                same_kind = option
+        legal = ", ".join(f"{o.kind.value} {o.amount}" for o in self._options())
+        if same_kind is not None:
+            why = f"the amount must be one of {legal} (a 'to' amount: the round total after the action)"
+        else:
+            why = f"{kind.value} is not allowed now"
+        raise IllegalActionError(
+            f"seat {seat} cannot {action} on {self.street} street: {why}; legal: {legal}",
+            seat=seat,
+            action=action,
+        )
+
+    def _do(self, option: LegalOption, timeout: str | None) -> None:
+        i = self._to_act
+        assert i is not None
+        seat = self.seat_numbers[i]
+        kind = option.kind
+        amount = option.amount
+        self._legal = None
+        if timeout is not None:
+            self._log_event(EventKind.TIMEOUT, seat=seat, detail=timeout)
+        if kind is _FOLD:
+            self._folded[i] = True
+            self._live -= 1
+            self._log.append((_E_ACTION, None, seat, None, None, amount, kind, False, None, None))
+            if self._live == 1:
+                self._to_act = None
+                self._finish_uncontested()
+                return
+        else:
+            delta = amount - self._bet[i]
+            if delta:
+                self._stack[i] -= delta
+                self._bet[i] = amount
+                self._put[i] += delta
+                if not self._stack[i]:
+                    self._allin[i] = True
+            self._acted[i] = True
+            all_in = self._allin[i]
+            self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
+            if kind is _BRING_IN:
+                self._bring_in_due = False
+                self._completion = True
+                self._cur = self.stakes.bring_in if amount < self.stakes.bring_in else amount
+            elif kind is _COMPLETE or kind is _BET or kind is _RAISE:
+                self._bring_in_due = False
+                self._aggressor = i
+                base = self._full
+                if kind is _COMPLETE:
+                    target = self.stakes.small_bet
+                elif self._double and not self._big_locked:
+                    target = base + self.stakes.small_bet
+                else:
+                    target = base + self._unit
+                if amount >= target or 2 * (amount - base) >= target - base:
+                    # A full bet or raise (or an all-in of at least half of one): reopens, counts.
+                    self._full = amount
+                    self._bets += 1
+                    if self._double and amount - base >= self.stakes.big_bet:
+                        self._big_locked = True
+                    acted = self._acted
+                    for j in range(self._n):
+                        acted[j] = False
+                    acted[i] = True
+                self._cur = amount
+        self._advance(i)
+
+    def _advance(self, i: int) -> None:
+        """Pass the turn clockwise from ``i``; end the round when nobody has to act."""
+        n = self._n
+        cur = self._cur
+        folded, allin, acted, bet = self._folded, self._allin, self._acted, self._bet
+        for step in range(1, n + 1):
+            j = (i + step) % n
+            if not folded[j] and not allin[j] and (not acted[j] or bet[j] < cur):
+                self._to_act = j
+                return
+        self._to_act = None
+        self._end_round()
+
+    def _end_round(self) -> None:
+        if self._street == len(self.game.streets) - 1:
+            self._final_aggressor = self._aggressor
+            self._finish_showdown()
+            return
+        active = 0
+        for i in range(self._n):
+            if not self._folded[i] and not self._allin[i]:
+                active += 1
+        if active < 2:
+            self._expose()
+        self._next_street()
+
+    def timeout(self, seat: int, *, protection_allowed: bool = True) -> tuple[Event, ...]:
+        """The clock ran out for ``seat`` (RULES.md "Action clock").
+
+        Check if checking is free (a due bring-in is posted: it is forced); otherwise, when the
+        seat has chips in this hand and ``protection_allowed``, it is all-in for what it has put
+        in (disconnect protection); otherwise it folds. The TIMEOUT event says which.
+        """
+        i = self._to_act
+        if i is None or self.seat_numbers[i] != seat:
+            who = "the hand is over" if i is None else f"it is seat {self.seat_numbers[i]}'s turn"
+            raise IllegalActionError(f"seat {seat} cannot time out: {who}", seat=seat)
+        start = len(self._log)
+        options = self._options()
+        if self._bring_in_due:
+            self._do(options[0], "bring_in")
+        elif options[0].kind is _CHECK:
+            self._do(options[0], "check")
+        elif protection_allowed and self._put[i] > 0:
+            self._legal = None
+            self._allin[i] = True
+            self._protected[i] = True
+            self._log_event(EventKind.TIMEOUT, seat=seat, detail="protected_all_in", amount=self._put[i])
+            self._advance(i)
+        else:
+            self._do(options[0], "fold")
+        self._materialize(len(self._log))
+        return tuple(self._events[start:])
+
+    # ----------------------------------------------------------------- the end
+
+    def _return_uncalled(self) -> dict[int, int]:
+        put = self._put
+        top = max(range(self._n), key=lambda i: put[i])
+        second = max((put[j] for j in range(self._n) if j != top), default=0)
+        returned: dict[int, int] = {}
+        if put[top] > second:
+            extra = put[top] - second
+            put[top] = second
+            self._stack[top] += extra
+            seat = self.seat_numbers[top]
+            returned[seat] = extra
+            self._log_event(EventKind.RETURN, seat=seat, amount=extra)
+        return returned
+
+    def _finish_uncontested(self) -> None:
+        self._to_act = None
+        returned = self._return_uncalled()
+        self._result = award_uncontested(self, returned)
+        self._log_event(EventKind.HAND_END)
+
+    def _finish_showdown(self) -> None:
+        self._to_act = None
+        returned = self._return_uncalled()
+        self._result = showdown(self, returned)
+        self._log_event(EventKind.HAND_END)
+
+    # ----------------------------------------------------------------- views
+
+    def view(self, seat: int | None = None) -> HandView:
+        """What ``seat`` may see (None: a spectator). See :class:`~studpoker.engine.views.HandView`."""
+        return build_view(self, seat)
