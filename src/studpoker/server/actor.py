@@ -554,7 +554,7 @@ class TableActor:
         """Whether the clock rule would use the protected all-in (checking is not free and the
         player has chips in the pot); only then is one of the day's protections spent."""
         for option in self._options():
-            if option.kind == "check":
+            if option.kind in ("check", "bring_in"):
                 return False
         contributions = self.hand.contributions
         return bool(contributions.get(seat, 0))

@@ -2,8 +2,6 @@
 table WebSocket. Build it with :func:`create_app`; ``studpoker serve`` runs it with uvicorn.
 """
 
-from __future__ import annotations
-
 import asyncio
 import contextlib
 import logging

@@ -1,0 +1,226 @@
+"""A real server for the tests: uvicorn on a free port in the test's event loop, real WebSocket
+clients (the ``websockets`` library) and an httpx client for REST. The ledger audit must be
+balanced at the end of every test, before and after the shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+import websockets
+from argon2 import PasswordHasher
+
+from studpoker.server import Settings, create_app
+from studpoker.server.actor import TableActor
+from studpoker.server.lobby import Room
+from studpoker.store import Store, TableConfig
+
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+async def fast_store(settings: Settings) -> Store:
+    return await Store.open(settings.database_url, password_hasher=FAST_HASHER)
+
+
+class Client:
+    """A WebSocket client that records every message it receives."""
+
+    def __init__(self, ws: Any, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.log: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self.closed = asyncio.Event()
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                self.raw.append(text)
+                message = json.loads(text)
+                self.log.append(message)
+                await self._queue.put(message)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, text: str | bytes) -> None:
+        await self.ws.send(text)
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool] | str, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """The next message (in arrival order) for which ``predicate`` holds (or of that type)."""
+        if isinstance(predicate, str):
+            kind = predicate
+
+            def predicate(m: dict[str, Any]) -> bool:
+                return m.get("type") == kind
+
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no matching message; last: {self.log[-5:]}")
+            message = await asyncio.wait_for(self._queue.get(), left)
+            if predicate(message):
+                return message
+
+    async def request(self, timeout: float = 5.0, **message: Any) -> dict[str, Any]:
+        """Send a message tagged with an id; return the ack or error answering it."""
+        ref = f"r{time.monotonic_ns()}"
+        await self.send(id=ref, **message)
+        return await self.wait_for(
+            lambda m: m.get("ref") == ref and m["type"] in ("ack", "error", "pong"), timeout
+        )
+
+    def drain(self) -> list[dict[str, Any]]:
+        out = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+
+@dataclass
+class Harness:
+    settings: Settings
+    app: Any
+    base: str
+    http: httpx.AsyncClient
+    clients: list[Client] = field(default_factory=list)
+
+    @property
+    def room(self) -> Room:
+        room: Room = self.app.state.room
+        return room
+
+    @property
+    def store(self) -> Store:
+        store: Store = self.app.state.store
+        return store
+
+    async def add_table(self, game: str = "7S", small: int = 100, big: int = 200, **kw: Any) -> TableActor:
+        name = kw.pop("name", f"{game} {small}/{big} #{len(self.room.actors) + 1}")
+        record = await self.store.create_table(TableConfig.derive(name, game, small, big, **kw))
+        return self.room.add_actor(record)
+
+    async def register(self, name: str, password: str = "password123") -> str:
+        response = await self.http.post("/api/register", json={"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        token: str = response.json()["token"]
+        return token
+
+    async def connect(self, token: str, name: str = "client") -> Client:
+        ws = await websockets.connect(f"ws://{self.base}/ws?token={token}", max_size=2**22)
+        client = Client(ws, name)
+        self.clients.append(client)
+        welcome = await client.wait_for("welcome")
+        assert welcome["protocol"] == 1
+        return client
+
+    async def player(self, name: str) -> Client:
+        return await self.connect(await self.register(name), name)
+
+    async def seat(self, client: Client, table_id: int, seat: int, buy_in: int) -> None:
+        answer = await client.request(type="sit", table_id=table_id, seat=seat, buy_in=buy_in)
+        assert answer["type"] == "ack", answer
+
+    async def audit(self) -> None:
+        report = await self.store.audit()
+        assert report.balanced, report.render()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.asynccontextmanager
+async def running_server(settings: Settings) -> AsyncIterator[Harness]:
+    app = create_app(settings, store_factory=fast_store)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_ping_interval=None,
+        ws_max_size=64 * 1024,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+    for _ in range(500):
+        if server.started:
+            break
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    base = f"127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+        harness = Harness(settings=settings, app=app, base=base, http=http)
+        try:
+            yield harness
+            await harness.audit()
+        finally:
+            for client in harness.clients:
+                with contextlib.suppress(Exception):
+                    await client.close()
+            server.should_exit = True
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 15)
+    # After the shutdown: every hand finished or voided, every seat cashed out, audit balanced.
+    store = await Store.open(settings.database_url)
+    try:
+        report = await store.audit()
+        assert report.balanced, report.render()
+    finally:
+        await store.close()
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": f"sqlite+aiosqlite:///{tmp_path / 'room.sqlite3'}",
+        "default_tables": False,
+        "hand_pause_seconds": 0.0,
+        "think_seconds": 5.0,
+        "countdown_seconds": 5.0,
+        "bot_delay": (0.0, 0.0),
+        "heartbeat_timeout_seconds": 30.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    async with running_server(make_settings(tmp_path)) as h:
+        yield h
