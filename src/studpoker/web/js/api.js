@@ -1,0 +1,67 @@
+// REST calls to the room server. The session token is kept in localStorage so a reload keeps you in.
+
+const TOKEN_KEY = "studpoker.token";
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function getToken() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token) {
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const type = response.headers.get("content-type") ?? "";
+  const data = type.includes("json") ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) throw new ApiError(response.status, errorText(data, response), data);
+  return data;
+}
+
+function errorText(data, response) {
+  if (data && typeof data === "object") {
+    const detail = data.detail ?? data.message ?? data.error;
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail)) return detail.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
+    if (detail && typeof detail === "object" && detail.message) return detail.message;
+  }
+  return `${response.status} ${response.statusText}`;
+}
+
+function takeToken(data) {
+  const token = data?.token ?? data?.access_token ?? data?.session;
+  if (token) setToken(token);
+  return data;
+}
+
+export const api = {
+  register: (name, password) => request("POST", "/api/register", { name, password }).then(takeToken),
+  login: (name, password) => request("POST", "/api/login", { name, password }).then(takeToken),
+  logout: () => {
+    const done = request("POST", "/api/logout").catch(() => null);
+    setToken(null);
+    return done;
+  },
+  me: () => request("GET", "/api/me"),
+  topup: () => request("POST", "/api/topup", {}),
+  tables: () => request("GET", "/api/tables"),
+  hands: (params = {}) => request("GET", `/api/hands?${new URLSearchParams(params)}`),
+  hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,334 @@
+// The client's entry point: routing (#/ lobby, #/table/ID table), login, the socket, and the
+// wiring between the table state and the views.
+
+import { api, ApiError, getToken, setToken } from "./api.js";
+import { setFourColour, isFourColour } from "./cards.js";
+import { Clock } from "./clock.js";
+import { ActionBar } from "./actions.js";
+import { HistoryPanel } from "./history.js";
+import { Lobby } from "./lobby.js";
+import { Socket } from "./socket.js";
+import { setSound, soundOn, yourTurnChime } from "./sound.js";
+import { TableState, gameName } from "./state.js";
+import { TableView } from "./table.js";
+import { money, stakesText, escapeHtml } from "./format.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+const app = {
+  me: null,
+  socket: null,
+  state: null, // TableState of the open table
+  tableId: null,
+  wantSeat: false, // opened with "Join": offer a seat
+  lastTurnKey: null,
+};
+
+window.studpoker = app; // for the tests and the curious
+app.handle = (msg) => onMessage(msg);
+
+// ------------------------------------------------------------------------------ small helpers
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), 4000);
+}
+
+function setConn(status) {
+  document.body.dataset.conn = status;
+  $("#conn-banner").hidden = status === "open" || !app.tableId;
+  $("#conn-banner").textContent = status === "connecting" ? "Connecting…" : "Connection lost: reconnecting…";
+}
+
+// ------------------------------------------------------------------------------ account
+
+async function refreshMe() {
+  if (!getToken()) {
+    app.me = null;
+  } else {
+    try {
+      app.me = await api.me();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) setToken(null);
+      app.me = null;
+    }
+  }
+  renderMe();
+  return app.me;
+}
+
+function renderMe() {
+  const me = app.me;
+  $("#me").hidden = !me;
+  $("#logout").hidden = !me;
+  $("#auth").hidden = Boolean(me);
+  if (me) {
+    $("#me-name").textContent = me.name;
+    $("#me-bankroll").textContent = money(me.bankroll ?? me.balance ?? 0);
+  }
+}
+
+async function authSubmit(kind) {
+  const name = $("#auth-name").value.trim();
+  const password = $("#auth-password").value;
+  $("#auth-error").textContent = "";
+  if (!$("#auth-form").reportValidity()) return;
+  try {
+    await (kind === "register" ? api.register(name, password) : api.login(name, password));
+    await refreshMe();
+    connect();
+    loadTables();
+  } catch (err) {
+    $("#auth-error").textContent = err.message;
+  }
+}
+
+// ------------------------------------------------------------------------------ socket
+
+function connect() {
+  app.socket?.close();
+  const token = getToken();
+  app.socket = new Socket({
+    token,
+    onMessage,
+    onStatus: setConn,
+    onOpen: () => {
+      // after a (re)connection: join the open table again; the snapshot restores everything
+      if (app.tableId) app.socket.send({ type: "join_table", table_id: app.tableId });
+    },
+  });
+  app.socket.connect();
+}
+
+function onMessage(msg) {
+  if (msg.type === "error") {
+    if (msg.code === "stale" && app.state) app.state.requestResync();
+    if (msg.code !== "rate_limited" || !msg.ref) toast(msg.message);
+    return;
+  }
+  if (msg.type === "pong" || msg.type === "ack" || msg.type === "welcome") return;
+  const st = app.state;
+  if (!st || msg.table_id !== st.tableId) return;
+  if (msg.type === "table_state") {
+    st.applySnapshot(msg);
+    return;
+  }
+  const changed = st.applyMessage(msg);
+  if (changed && msg.type === "hand_finished") {
+    history.add(msg, st.commitment?.handId === msg.hand_id ? st.commitment.hash : null);
+    refreshMe();
+  }
+}
+
+// ------------------------------------------------------------------------------ views
+
+const lobby = new Lobby($("#view-lobby"), { onOpen: (id, join) => openTable(id, join) });
+const tableView = new TableView($("#table"), { onSit: (seat) => askSeat(seat) });
+const clock = new Clock(() => (app.socket ? app.socket.serverNow() : Date.now() / 1000));
+const actionBar = new ActionBar($("#action-bar"), { onAction: sendAction });
+const history = new HistoryPanel($("#history"));
+
+async function loadTables() {
+  try {
+    lobby.setTables(await api.tables());
+  } catch (err) {
+    $("#tables-body").innerHTML = `<tr><td colspan="7" class="error">${escapeHtml(err.message)}</td></tr>`;
+  }
+}
+
+function route() {
+  const m = location.hash.match(/^#\/table\/(\d+)/);
+  if (m) {
+    showTable(Number(m[1]));
+  } else {
+    showLobby();
+  }
+}
+
+function showLobby() {
+  if (app.tableId && app.socket) app.socket.send({ type: "leave_table", table_id: app.tableId });
+  app.tableId = null;
+  app.state = null;
+  clock.stop();
+  $("#view-lobby").hidden = false;
+  $("#view-table").hidden = true;
+  $("#conn-banner").hidden = true;
+  document.title = "studpoker: lobby";
+  loadTables();
+}
+
+function openTable(id, join) {
+  app.wantSeat = join;
+  if (join && !app.me) {
+    toast("Log in or create an account to play; you can watch meanwhile.");
+    app.wantSeat = false;
+  }
+  location.hash = `#/table/${id}`;
+}
+
+function showTable(id) {
+  $("#view-lobby").hidden = true;
+  $("#view-table").hidden = false;
+  if (app.tableId === id && app.state) return;
+  app.tableId = id;
+  app.state = new TableState(id, { onGap: (tid) => app.socket?.send({ type: "resync", table_id: tid }) });
+  app.state.myAccount = app.me?.id ?? app.me?.account_id;
+  app.state.subscribe(onState);
+  if (!app.socket) connect();
+  else if (app.socket.isOpen()) app.socket.send({ type: "join_table", table_id: id });
+  setConn(app.socket.isOpen() ? "open" : "connecting");
+}
+
+function onState(st, reason) {
+  const view = st.view();
+  app.view = view;
+  document.title = `${view.name}: ${view.gameName}`;
+  $("#table-title").innerHTML = `${escapeHtml(view.name)} <span class="muted">· ${escapeHtml(view.gameName)} ${escapeHtml(stakesText(view.stakes))}</span>`;
+  const hero = view.seats.find((s) => s.isHero);
+  $("#sitout-btn").hidden = !hero || hero.sittingOut;
+  $("#sitin-btn").hidden = !hero || !hero.sittingOut;
+  $("#standup-btn").hidden = !hero;
+  tableView.render(view);
+  const fired = actionBar.update(view);
+  // the clock ring on the seat to act
+  const clockSeat = view.clock?.seat;
+  const plate = clockSeat && !view.result ? tableView.plateOf(clockSeat) : null;
+  clock.show(plate, plate ? view.clock : null, { mine: clockSeat === view.heroSeat });
+  document.querySelectorAll(".seat.my-turn").forEach((el) => el.classList.remove("my-turn"));
+  if (view.yourTurn && !fired) {
+    tableView.plateOf(view.heroSeat)?.parentElement.classList.add("my-turn");
+    const key = `${view.handId}:${view.yourTurn.version}`;
+    if (app.lastTurnKey !== key) {
+      app.lastTurnKey = key;
+      yourTurnChime();
+    }
+  }
+  $("#status-line").textContent = statusText(st, view);
+  if (reason === "snapshot" && app.wantSeat && view.heroSeat === null) {
+    app.wantSeat = false;
+    const free = view.seats.find((s) => !s.occupied);
+    if (free) askSeat(free.seat);
+  }
+}
+
+function statusText(st, view) {
+  if (view.result) return "";
+  const hand = view.hand;
+  const last = hand?.last_action;
+  if (!last) return view.hand ? "" : "";
+  const seat = view.seats.find((s) => s.seat === last.seat);
+  const who = seat?.name ?? `Seat ${last.seat}`;
+  const amount = last.amount ? ` ${money(last.amount)}` : "";
+  const verb = { fold: "folds", check: "checks", call: "calls", bring_in: "brings in for", complete: "completes to", bet: "bets", raise: "raises to" }[last.action] ?? last.action;
+  return `${who} ${verb}${last.action === "call" || last.action === "fold" || last.action === "check" ? "" : amount}`;
+}
+
+function sendAction(button) {
+  const st = app.state;
+  const turn = st?.yourTurn;
+  if (!turn) return;
+  const msg = { type: "action", table_id: st.tableId, hand_id: turn.hand_id, kind: button.kind, version: turn.version };
+  if (button.amount !== null && button.amount !== undefined) msg.amount = button.amount;
+  if (!app.socket.send(msg)) toast("Not connected: your action was not sent");
+}
+
+// ------------------------------------------------------------------------------ seats
+
+function askSeat(seat) {
+  if (!app.me) {
+    toast("Log in to take a seat.");
+    location.hash = "#/";
+    return;
+  }
+  const view = app.view;
+  const stakes = view?.stakes ?? {};
+  const big = stakes.big ?? 100;
+  const min = stakes.minBuyIn ?? big * 10;
+  const max = stakes.maxBuyIn ?? big * 100;
+  const bankroll = app.me.bankroll ?? app.me.balance ?? max;
+  const suggested = Math.min(max, Math.max(min, Math.min(bankroll, big * 40)));
+  $("#sit-seat").textContent = String(seat);
+  $("#sit-buyin").value = String(suggested / 100);
+  $("#sit-buyin").min = String(min / 100);
+  $("#sit-buyin").max = String(Math.min(max, bankroll) / 100);
+  $("#sit-range").textContent = `Between ${money(min)} and ${money(max)}; you have ${money(bankroll)}.`;
+  const dialog = $("#sit-dialog");
+  dialog.dataset.seat = String(seat);
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+$("#sit-dialog").addEventListener("close", () => {
+  const dialog = $("#sit-dialog");
+  if (dialog.returnValue !== "ok" || !app.state) return;
+  const buyIn = Math.round(Number($("#sit-buyin").value) * 100);
+  app.socket.send({ type: "sit", table_id: app.state.tableId, seat: Number(dialog.dataset.seat), buy_in: buyIn });
+});
+
+for (const [id, type] of [["#sitout-btn", "sit_out"], ["#sitin-btn", "sit_in"], ["#standup-btn", "stand_up"]]) {
+  $(id).addEventListener("click", () => app.state && app.socket.send({ type, table_id: app.state.tableId }));
+}
+
+// ------------------------------------------------------------------------------ settings and boot
+
+function applySettings() {
+  setFourColour(localStorage.getItem("studpoker.fourColour") === "on");
+  $("#opt-fourcolour").checked = isFourColour();
+  $("#opt-sound").checked = soundOn();
+  const keys = localStorage.getItem("studpoker.keys") !== "off";
+  $("#opt-keys").checked = keys;
+  document.body.classList.toggle("no-keys", !keys);
+}
+
+$("#opt-fourcolour").addEventListener("change", (e) => {
+  localStorage.setItem("studpoker.fourColour", e.target.checked ? "on" : "off");
+  applySettings();
+  if (app.state) onState(app.state, "settings");
+});
+$("#opt-sound").addEventListener("change", (e) => setSound(e.target.checked));
+$("#opt-keys").addEventListener("change", (e) => {
+  localStorage.setItem("studpoker.keys", e.target.checked ? "on" : "off");
+  applySettings();
+});
+$("#settings-btn").addEventListener("click", () => $("#settings").showModal());
+$("#history-btn").addEventListener("click", () => ($("#history").hidden = !$("#history").hidden));
+$("#history-close").addEventListener("click", () => ($("#history").hidden = true));
+$("#auth-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  authSubmit("login");
+});
+$("#register-btn").addEventListener("click", () => authSubmit("register"));
+$("#logout").addEventListener("click", async () => {
+  await api.logout();
+  app.socket?.close();
+  app.socket = null;
+  await refreshMe();
+  location.hash = "#/";
+  connect();
+});
+$("#topup").addEventListener("click", async () => {
+  try {
+    await api.topup();
+    await refreshMe();
+  } catch (err) {
+    toast(err.message);
+  }
+});
+addEventListener("hashchange", route);
+addEventListener("resize", () => app.state && onState(app.state, "resize"));
+
+async function boot() {
+  applySettings();
+  await refreshMe();
+  connect();
+  route();
+  setInterval(() => !app.tableId && loadTables(), 15000);
+}
+
+boot();
+
+export { app, gameName };

@@ -1,0 +1,88 @@
+// The lobby: the list of tables with filters by game and stakes, join (sit) or watch.
+
+import { gameName, stakesOf } from "./state.js";
+import { escapeHtml, money, stakesText } from "./format.js";
+
+export class Lobby {
+  constructor(root, { onOpen }) {
+    this.root = root;
+    this.body = root.querySelector("#tables-body");
+    this.gameSel = root.querySelector("#filter-game");
+    this.stakesSel = root.querySelector("#filter-stakes");
+    this.openBox = root.querySelector("#filter-open");
+    this.onOpen = onOpen;
+    this.tables = [];
+    for (const el of [this.gameSel, this.stakesSel, this.openBox]) el.addEventListener("change", () => this.render());
+  }
+
+  setTables(tables) {
+    this.tables = (Array.isArray(tables) ? tables : tables?.tables ?? []).map((t) => ({
+      ...t,
+      id: t.id ?? t.table_id,
+      game: t.game ?? t.game_code,
+      stakes: stakesOf(t.stakes ?? t),
+    }));
+    this.fillSelect(this.gameSel, [...new Set(this.tables.map((t) => t.game))], (g) => gameName(g), "All games");
+    this.fillSelect(this.stakesSel, [...new Set(this.tables.map((t) => stakesText(t.stakes)))], (s) => s, "All stakes");
+    this.render();
+  }
+
+  fillSelect(sel, values, label, all) {
+    const current = sel.value;
+    sel.replaceChildren(new Option(all, ""), ...values.sort().map((v) => new Option(label(v), v)));
+    if (values.includes(current)) sel.value = current;
+  }
+
+  render() {
+    const game = this.gameSel.value;
+    const stakes = this.stakesSel.value;
+    const open = this.openBox.checked;
+    const rows = this.tables.filter(
+      (t) => (!game || t.game === game) && (!stakes || stakesText(t.stakes) === stakes) && (!open || seatsTaken(t) < maxSeats(t)),
+    );
+    if (!rows.length) {
+      this.body.innerHTML = `<tr><td colspan="7" class="muted">${this.tables.length ? "No table matches the filters." : "No tables yet."}</td></tr>`;
+      return;
+    }
+    this.body.replaceChildren(...rows.map((t) => this.row(t)));
+  }
+
+  row(t) {
+    const tr = document.createElement("tr");
+    tr.dataset.table = t.id;
+    const taken = seatsTaken(t);
+    const max = maxSeats(t);
+    const avg = t.average_pot ?? t.avg_pot;
+    const hph = t.hands_per_hour;
+    tr.innerHTML =
+      `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}</td>` +
+      `<td><span class="game-tag ${escapeHtml(t.game)}">${escapeHtml(t.game)}</span>${escapeHtml(gameName(t.game))}</td>` +
+      `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
+      `<td class="num">${taken}/${max}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
+      `<td class="num">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
+      `<td class="num">${hph === undefined || hph === null ? "–" : Math.round(hph)}</td>` +
+      `<td class="go"></td>`;
+    const go = tr.querySelector(".go");
+    const watch = document.createElement("button");
+    watch.className = "ghost small watch";
+    watch.type = "button";
+    watch.textContent = "Watch";
+    watch.addEventListener("click", () => this.onOpen(t.id, false));
+    const join = document.createElement("button");
+    join.className = "primary small join";
+    join.type = "button";
+    join.textContent = "Join";
+    join.disabled = taken >= max;
+    join.addEventListener("click", () => this.onOpen(t.id, true));
+    go.append(watch, join);
+    return tr;
+  }
+}
+
+function seatsTaken(t) {
+  return t.seats_taken ?? t.players ?? (Array.isArray(t.seats) ? t.seats.length : 0);
+}
+
+function maxSeats(t) {
+  return t.max_seats ?? (typeof t.seats === "number" ? t.seats : t.game === "O8" ? 10 : 8);
+}

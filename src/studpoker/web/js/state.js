@@ -1,0 +1,474 @@
+// The state of one table as this client knows it: the last snapshot plus the versioned events
+// applied on top. Every versioned message must carry the next version; a gap (a lost message,
+// a reconnection) asks the server for a fresh snapshot (resync) instead of guessing.
+//
+// The rest of the client never reads server messages directly: it reads `view()`, a plain
+// object normalized from the snapshot (see the shape at the end of this file).
+
+const pick = (obj, ...names) => {
+  if (!obj) return undefined;
+  for (const name of names) if (obj[name] !== undefined && obj[name] !== null) return obj[name];
+  return undefined;
+};
+
+export class TableState {
+  constructor(tableId, { onGap } = {}) {
+    this.tableId = tableId;
+    this.onGap = onGap ?? (() => {});
+    this.version = -1;
+    this.table = {};
+    this.seats = [];
+    this.yourSeat = null;
+    this.handId = null;
+    this.hand = null;
+    this.clock = null;
+    this.yourTurn = null;
+    this.commitment = null; // announced at hand start, for the deck check at the end
+    this.lastResult = null; // hand_finished of the last hand (showdown display)
+    this.events = []; // recent events of the current hand, for the status line
+    this.listeners = new Set();
+    this.waitingResync = false;
+  }
+
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  emit(reason) {
+    for (const fn of this.listeners) fn(this, reason);
+  }
+
+  /** A full table_state: replaces everything. */
+  applySnapshot(msg) {
+    this.version = msg.version;
+    this.table = msg.table ?? {};
+    this.seats = msg.seats ?? [];
+    this.yourSeat = msg.your_seat ?? null;
+    if (msg.hand_id !== this.handId) this.events = [];
+    this.handId = msg.hand_id ?? null;
+    this.hand = msg.hand ? modelFromView(msg.hand) : null;
+    if (this.hand?.over && !this.lastResult && this.hand.result) {
+      this.lastResult = { hand_id: this.handId, result: this.hand.result };
+    }
+    this.clock = msg.clock ?? null;
+    this.yourTurn = msg.your_turn ?? null;
+    const announced = pick(this.hand, "commitment", "deck_commitment");
+    if (announced) this.commitment = { handId: this.handId, hash: announced };
+    if (this.hand && this.lastResult && this.lastResult.hand_id !== this.handId) this.lastResult = null;
+    this.waitingResync = false;
+    this.emit("snapshot");
+  }
+
+  /**
+   * Check a versioned message against the version we hold. Returns "apply" for the next version,
+   * "same" for a message about the version we already have (e.g. your_turn after its event),
+   * "stale" for an old one, and "gap" (after asking for a resync) when messages were missed.
+   */
+  sequence(msg) {
+    // Before the first snapshot (it follows the join's ack) there is nothing to apply to.
+    if (this.version < 0) return "stale";
+    if (typeof msg.version !== "number") return "apply";
+    if (msg.version === this.version + 1) return "apply";
+    if (msg.version === this.version) return "same";
+    if (msg.version < this.version) return "stale";
+    this.requestResync();
+    return "gap";
+  }
+
+  requestResync() {
+    if (this.waitingResync) return;
+    this.waitingResync = true;
+    this.onGap(this.tableId);
+  }
+
+  /** A server message for this table other than a snapshot. Returns true if the state changed. */
+  applyMessage(msg) {
+    switch (msg.type) {
+      case "event":
+        return this.applyEvent(msg);
+      case "your_turn": {
+        const seq = this.sequence(msg);
+        if (seq === "stale" || seq === "gap") return false;
+        if (seq === "apply") this.version = msg.version;
+        this.yourTurn = msg;
+        this.clock = { seat: msg.seat, think_ends: msg.think_ends, countdown_ends: msg.countdown_ends };
+        this.emit("your_turn");
+        return true;
+      }
+      case "hand_started": {
+        const seq = this.sequence(msg);
+        if (seq === "stale" || seq === "gap") return false;
+        if (seq === "apply") this.version = msg.version;
+        this.commitment = { handId: msg.hand_id, hash: msg.commitment };
+        this.handId = msg.hand_id;
+        this.handSeats = msg.seats;
+        this.hand = null;
+        this.lastResult = null;
+        this.events = [];
+        this.emit("hand_started");
+        return true;
+      }
+      case "hand_finished": {
+        const seq = this.sequence(msg);
+        if (seq === "stale" || seq === "gap") return false;
+        if (seq === "apply") this.version = msg.version;
+        this.lastResult = msg;
+        this.yourTurn = null;
+        // the stacks after the awards, for the seat list until the server sends seats again
+        for (const p of this.hand?.players ?? []) {
+          const seat = this.seats.find((s) => s.seat === p.seat);
+          if (seat) seat.stack = p.stack;
+        }
+        this.clock = null;
+        this.emit("hand_finished");
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  applyEvent(msg) {
+    const seq = this.sequence(msg);
+    if (seq !== "apply") return false;
+    this.version = msg.version;
+    const event = msg.event ?? {};
+    this.events.push(event);
+    if (this.events.length > 60) this.events.shift();
+    switch (event.type) {
+      case "seats":
+        this.seats = event.seats ?? this.seats;
+        if (this.myAccount !== undefined) {
+          const mine = this.seats.find((s) => s.account_id === this.myAccount);
+          this.yourSeat = mine ? mine.seat : null;
+        }
+        break;
+      case "clock":
+        this.clock = { seat: event.seat, think_ends: event.think_ends, countdown_ends: event.countdown_ends, extended: event.extended };
+        if (this.hand) this.hand.to_act = event.seat;
+        break;
+      case "hand_voided":
+        this.hand = null;
+        this.handId = null;
+        this.clock = null;
+        this.yourTurn = null;
+        break;
+      default:
+        if (event.kind) {
+          if (msg.hand_id && msg.hand_id !== this.handId) {
+            this.handId = msg.hand_id;
+            this.hand = null;
+          }
+          this.hand = reduceEvent(this.hand, event, this);
+        }
+    }
+    // A new decision or any move of the hand ends the turn we were offered (a clock extension
+    // for the same decision does not; its your_turn follows anyway).
+    const sameDecision = event.type === "clock" && event.extended && this.yourTurn?.seat === event.seat;
+    if ((event.type === "clock" && !sameDecision) || event.kind || event.type === "hand_voided") this.yourTurn = null;
+    this.emit("event");
+    return true;
+  }
+
+  /** The normalized picture the table renderer draws. */
+  view() {
+    return normalize(this);
+  }
+}
+
+// ------------------------------------------------------------------------------------ the hand model
+
+/**
+ * The client's model of the hand, from the engine's per-seat view (engine/views.py HandView) in a
+ * snapshot; engine events then move it on (reduceEvent).
+ */
+export function modelFromView(view) {
+  const game = view.game;
+  const players = (view.seats ?? []).map((s) => ({
+    seat: s.seat,
+    stack: s.stack,
+    bet: s.bet ?? 0,
+    total: s.contributed ?? 0,
+    cards: cardsOf(s),
+    folded: Boolean(s.folded),
+    all_in: Boolean(s.all_in),
+    protected: Boolean(s.protected),
+  }));
+  const board = view.board ?? [];
+  const shows = {};
+  for (const h of view.result?.shown ?? []) shows[h.seat] = { cards: h.cards, detail: [h.high, h.low].filter(Boolean).join(" / ") };
+  return {
+    game,
+    street: view.street,
+    players,
+    board: game === "O8" ? [...board] : [],
+    community: game === "O8" ? [] : [...board],
+    to_act: view.to_act ?? null,
+    bring_in_seat: view.bring_in_seat ?? null,
+    button: view.button ?? null,
+    shows,
+    awards: [],
+    over: Boolean(view.is_over),
+    result: view.result ?? null,
+    started: true,
+  };
+}
+
+// ------------------------------------------------------------------------------------ events
+
+function player(hand, seat) {
+  let p = hand.players.find((x) => x.seat === seat);
+  if (!p) {
+    p = { seat, stack: 0, bet: 0, total: 0, cards: [], folded: false, all_in: false };
+    hand.players.push(p);
+    hand.players.sort((a, b) => a.seat - b.seat);
+  }
+  return p;
+}
+
+function newHand(st) {
+  const players = (st.seats ?? []).map((s) => ({ seat: s.seat, stack: s.stack, bet: 0, total: 0, cards: [], folded: false, all_in: false }));
+  return { game: pick(st.table, "game"), street: null, players, board: [], community: [], to_act: null, bring_in_seat: null, shows: {}, awards: [], over: false, started: false };
+}
+
+/**
+ * Apply one engine event (studpoker/engine/events.py) to the client's model of the hand.
+ * Cards the viewer may not see arrive as null and stay card backs.
+ */
+export function reduceEvent(hand, ev, st) {
+  if (!hand || ev.kind === "hand_start") hand = newHand(st);
+  if (!hand.started && hand.players.length && st.handSeats) {
+    hand.players = hand.players.filter((p) => st.handSeats.includes(p.seat));
+  }
+  hand.started = true;
+  const p = ev.seat !== undefined && ev.seat !== null ? player(hand, ev.seat) : null;
+  const pay = (amount, toBet) => {
+    if (!p || !amount) return;
+    p.stack -= amount;
+    p.total += amount;
+    if (toBet) p.bet += amount;
+  };
+  switch (ev.kind) {
+    case "hand_start":
+      if (ev.detail) hand.game = ev.detail;
+      break;
+    case "post_ante":
+      pay(ev.amount, false);
+      if (ev.all_in) p.all_in = true;
+      break;
+    case "post_blind":
+      pay(ev.amount, true);
+      if (ev.all_in) p.all_in = true;
+      break;
+    case "deal":
+      for (const c of ev.cards ?? [null]) p.cards.push({ card: c, up: ev.detail === "up" });
+      break;
+    case "deal_board":
+      if (hand.game === "O8" || pick(st.table, "game") === "O8") hand.board.push(...(ev.cards ?? []));
+      else hand.community.push(...(ev.cards ?? []));
+      break;
+    case "street":
+      for (const q of hand.players) q.bet = 0;
+      hand.street = ev.street ?? hand.street;
+      hand.to_act = ev.seat ?? null;
+      break;
+    case "bring_in_player":
+      hand.bring_in_seat = ev.seat;
+      hand.to_act = ev.seat;
+      break;
+    case "action": {
+      if (ev.action === "fold") p.folded = true;
+      else if (ev.amount !== undefined && ev.amount !== null && ev.amount > p.bet) pay(ev.amount - p.bet, true);
+      if (ev.all_in) p.all_in = true;
+      hand.last_action = { seat: ev.seat, action: ev.action, amount: ev.amount };
+      break;
+    }
+    case "timeout":
+      hand.last_timeout = { seat: ev.seat, detail: ev.detail };
+      if (ev.detail === "protected_all_in") p.all_in = true;
+      break;
+    case "expose":
+    case "show": {
+      const shown = (ev.cards ?? []).filter(Boolean);
+      if (ev.kind === "show") hand.shows[ev.seat] = { cards: shown, detail: ev.detail ?? "" };
+      // turn the hidden cards up, in place
+      const hidden = new Set(shown);
+      for (const c of p.cards) if (c.card) hidden.delete(c.card);
+      const extra = [...hidden];
+      p.cards = p.cards.map((c) => (c.card ? { card: c.card, up: c.up || shown.includes(c.card) || ev.kind === "show" } : { card: extra.shift() ?? null, up: true }));
+      if (ev.kind === "show" && shown.length > p.cards.length) p.cards = shown.map((c) => ({ card: c, up: true }));
+      break;
+    }
+    case "muck":
+      p.mucked = true;
+      break;
+    case "return":
+      p.stack += ev.amount ?? 0;
+      p.total -= ev.amount ?? 0;
+      p.bet = Math.max(0, p.bet - (ev.amount ?? 0));
+      break;
+    case "award":
+      p.stack += ev.amount ?? 0;
+      hand.awards.push({ seat: ev.seat, amount: ev.amount ?? 0, pot: ev.pot ?? 0, detail: ev.detail ?? "" });
+      break;
+    case "hand_end":
+      hand.over = true;
+      hand.to_act = null;
+      break;
+    default:
+      break;
+  }
+  return hand;
+}
+
+// ------------------------------------------------------------------------------------ normalize
+
+const GAME_NAMES = {
+  "7S": "Seven Card Stud",
+  "7S8": "Stud Hi/Lo",
+  RZ: "Razz",
+  O8: "Omaha Hi/Lo",
+};
+
+export function gameName(code) {
+  return GAME_NAMES[code] ?? code ?? "";
+}
+
+function cardsOf(p) {
+  // Either one list of cards (each a card, null for hidden, or {card, up}) or separate lists.
+  const list = pick(p, "cards", "hand");
+  if (Array.isArray(list)) {
+    const upFlags = pick(p, "up", "face_up", "visible");
+    return list.map((c, i) => {
+      if (c && typeof c === "object" && !Array.isArray(c)) {
+        const up = pick(c, "up", "face_up", "visible", "public");
+        return { card: pick(c, "card", "code", "text") ?? null, up: Boolean(up) };
+      }
+      return { card: c ?? null, up: Array.isArray(upFlags) ? Boolean(upFlags[i]) : false };
+    });
+  }
+  const down = pick(p, "down_cards", "down", "hole_cards", "hole") ?? [];
+  const up = pick(p, "up", "up_cards", "upcards") ?? [];
+  const out = [];
+  down.slice(0, 2).forEach((c) => out.push({ card: c ?? null, up: false }));
+  up.forEach((c) => out.push({ card: c ?? null, up: true }));
+  down.slice(2).forEach((c) => out.push({ card: c ?? null, up: false }));
+  return out;
+}
+
+function normalize(st) {
+  const table = st.table ?? {};
+  const hand = st.hand;
+  const game = pick(table, "game", "game_code") ?? pick(hand, "game");
+  const maxSeats = pick(table, "max_seats", "seats") ?? (game === "O8" ? 10 : 8);
+  const seatsById = new Map();
+  for (let i = 1; i <= maxSeats; i++) seatsById.set(i, { seat: i, occupied: false, cards: [] });
+  for (const s of st.seats) {
+    seatsById.set(s.seat, {
+      seat: s.seat,
+      occupied: true,
+      accountId: s.account_id,
+      name: s.name,
+      stack: s.stack,
+      sittingOut: Boolean(s.sitting_out),
+      connected: s.connected !== false,
+      isBot: Boolean(s.is_bot),
+      cards: [],
+      bet: 0,
+    });
+  }
+  const players = pick(hand, "players", "seats") ?? [];
+  for (const p of players) {
+    const seatNo = pick(p, "seat", "seat_no");
+    const seat = seatsById.get(seatNo) ?? { seat: seatNo, occupied: true };
+    seat.inHand = true;
+    seat.cards = cardsOf(p);
+    seat.bet = pick(p, "bet", "round_bet", "street_bet", "committed_round") ?? 0;
+    const handStack = pick(p, "stack", "chips");
+    if (handStack !== undefined) seat.stack = handStack;
+    seat.folded = Boolean(pick(p, "folded", "has_folded")) || pick(p, "status") === "folded";
+    seat.allIn = Boolean(pick(p, "all_in", "is_all_in")) || pick(p, "status") === "all_in";
+    seat.name ??= pick(p, "name");
+    seatsById.set(seatNo, seat);
+  }
+  const toAct = pick(hand, "to_act", "actor", "acting_seat", "next_to_act") ?? st.clock?.seat ?? null;
+  const bringIn = pick(hand, "bring_in_seat", "bring_in");
+  const button = pick(hand, "button", "button_seat", "dealer");
+  const pots = potsOf(hand);
+  const community = pick(hand, "community", "community_cards", "shared") ?? [];
+  const board = pick(hand, "board", "board_cards") ?? [];
+  const seats = [...seatsById.values()].sort((a, b) => a.seat - b.seat);
+  for (const s of seats) {
+    s.isHero = s.seat === st.yourSeat;
+    s.toAct = s.seat === toAct;
+    s.bringIn = typeof bringIn === "number" && bringIn === s.seat;
+    s.button = typeof button === "number" && button === s.seat;
+  }
+  return {
+    tableId: st.tableId,
+    version: st.version,
+    name: pick(table, "name") ?? `Table ${st.tableId}`,
+    game,
+    gameName: gameName(game),
+    stakes: stakesOf(table),
+    maxSeats,
+    heroSeat: st.yourSeat,
+    handId: st.handId,
+    hand,
+    street: pick(hand, "street", "street_name", "round"),
+    seats,
+    pots,
+    community: Array.isArray(community) ? community : [community],
+    board,
+    button: typeof button === "number" ? button : null,
+    clock: st.clock,
+    yourTurn: st.yourTurn,
+    result: st.lastResult,
+    commitment: st.commitment,
+  };
+}
+
+/**
+ * The pots in the middle (bets of the current round not included: they are drawn in front of
+ * each seat), split into main and side pots at each all-in level like engine/pots.py.
+ */
+export function potsOf(hand) {
+  const players = hand?.players ?? [];
+  if (!players.length || players.some((p) => typeof p.total !== "number")) {
+    const given = pick(hand, "pots") ?? [];
+    return given.map((p, i) => ({
+      amount: typeof p === "number" ? p : pick(p, "amount", "total") ?? 0,
+      label: i === 0 ? (given.length > 1 ? "Main pot" : "Pot") : `Side pot ${i}`,
+      eligible: typeof p === "number" ? null : pick(p, "eligible") ?? null,
+    }));
+  }
+  const put = new Map(players.map((p) => [p.seat, Math.max(0, p.total - (p.bet ?? 0))]));
+  const live = players.filter((p) => !p.folded).map((p) => p.seat);
+  const levels = [...new Set(players.filter((p) => !p.folded && p.all_in).map((p) => p.total))].sort((a, b) => a - b);
+  const pots = [];
+  let previous = 0;
+  for (const level of [...levels, Infinity]) {
+    let amount = 0;
+    for (const v of put.values()) if (v > previous) amount += Math.min(v, level) - previous;
+    const totalOf = (seat) => players.find((p) => p.seat === seat).total;
+    const eligible = live.filter((seat) => (level === Infinity ? totalOf(seat) > previous : totalOf(seat) >= level));
+    if (amount > 0) pots.push({ amount, eligible });
+    if (level === Infinity) break;
+    previous = level;
+  }
+  return pots.map((p, i) => ({ ...p, label: i === 0 ? (pots.length > 1 ? "Main pot" : "Pot") : `Side pot ${i}` }));
+}
+
+export function stakesOf(table) {
+  const small = pick(table, "small_bet", "small");
+  const big = pick(table, "big_bet", "big");
+  return {
+    small,
+    big,
+    ante: pick(table, "ante"),
+    bringIn: pick(table, "bring_in"),
+    minBuyIn: pick(table, "min_buy_in", "buy_in_min"),
+    maxBuyIn: pick(table, "max_buy_in", "buy_in_max"),
+  };
+}

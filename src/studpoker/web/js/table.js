@@ -1,0 +1,275 @@
+// Draws the oval table from the normalized view (state.js): seats around an ellipse with your
+// own seat at the bottom, each with its plate (name, stack), cards, bet and markers; the pots,
+// the community card or the Omaha board in the centre; the showdown result.
+
+import { cardElement, cardText, parseCard } from "./cards.js";
+import { escapeHtml, money, streetName } from "./format.js";
+
+/** Where seat `index` of `n` sits, hero first at the bottom, going clockwise. Percentages. */
+export function seatPosition(index, n, narrow) {
+  const angle = Math.PI / 2 + (index * 2 * Math.PI) / n;
+  const rx = narrow ? 37 : 43;
+  const ry = narrow ? 40 : 40;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle), top: Math.sin(angle) < -0.2 };
+}
+
+function betPosition(pos) {
+  // between the seat and the centre of the table
+  return { x: 50 + (pos.x - 50) * 0.58, y: 50 + (pos.y - 50) * 0.5 };
+}
+
+/**
+ * What the showdown shows, from the hand_finished result (engine/result.py HandResult) or, before
+ * it arrives, from the show and award events: per seat the cards shown, the hand names, the
+ * winning cards, and what it won; one line per pot. Null while the hand is running.
+ */
+export function showdownInfo(view) {
+  const hand = view.hand;
+  const res = view.result?.result ?? hand?.result ?? null;
+  if (!res && !hand?.over) return null;
+  const info = { shown: new Map(), won: new Map(), lines: [], order: [] };
+  const nameOf = (seat) => view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`;
+  const shown = res?.shown ?? Object.entries(hand?.shows ?? {}).map(([seat, h]) => ({ seat: Number(seat), cards: h.cards, high: h.detail }));
+  for (const h of shown) {
+    info.order.push(h.seat);
+    const best = new Set([...(h.high_cards ?? []), ...(h.low_cards ?? [])].map(cardText));
+    const names = [h.high, h.low].filter(Boolean);
+    info.shown.set(h.seat, { cards: h.cards, handName: names.join(" / "), best });
+  }
+  const pots = res?.pots;
+  if (pots) {
+    for (const pot of pots) {
+      const label = pots.length > 1 ? (pot.index === 0 ? "Main pot" : `Side pot ${pot.index}`) : "Pot";
+      const parts = [];
+      for (const share of pot.shares ?? []) {
+        info.won.set(share.seat, (info.won.get(share.seat) ?? 0) + share.amount);
+        const half = share.half === "high" || share.half === "low" ? ` (${share.half})` : "";
+        parts.push(`${escapeHtml(nameOf(share.seat))} wins <b>${money(share.amount)}</b>${half}`);
+      }
+      if (parts.length) info.lines.push(`${label} ${money(pot.amount)}: ${parts.join(", ")}`);
+    }
+  } else {
+    for (const a of hand?.awards ?? []) {
+      info.won.set(a.seat, (info.won.get(a.seat) ?? 0) + a.amount);
+      const half = a.detail === "high" || a.detail === "low" ? ` (${a.detail})` : "";
+      info.lines.push(`${escapeHtml(nameOf(a.seat))} wins <b>${money(a.amount)}</b>${half}`);
+    }
+  }
+  return info;
+}
+
+/** The seat's cards in their places with the hidden ones filled in from the shown hand. */
+export function revealCards(cards, shownCards) {
+  const known = new Set(cards.map((c) => cardText(c.card)).filter(Boolean));
+  const rest = shownCards.map(cardText).filter((c) => c && !known.has(c));
+  const out = cards.map((c) => (cardText(c.card) ? { card: c.card, up: true } : { card: rest.shift() ?? null, up: true }));
+  for (const c of rest) out.push({ card: c, up: true });
+  return out;
+}
+
+export class TableView {
+  constructor(root, { onSit }) {
+    this.root = root;
+    this.seatsEl = root.querySelector("#seats");
+    this.centerEl = root.querySelector("#center");
+    this.onSit = onSit;
+    this.known = new Set(); // cards already drawn, to animate only new ones
+    this.revealed = new Map(); // seat -> time its showdown cards may appear
+  }
+
+  narrow() {
+    return this.root.clientWidth < 560 || matchMedia("(max-width: 720px)").matches;
+  }
+
+  plateOf(seat) {
+    return this.seatsEl.querySelector(`.seat[data-seat="${seat}"] .plate`);
+  }
+
+  render(view) {
+    const n = view.maxSeats;
+    const narrow = this.narrow();
+    const hero = view.heroSeat ?? 1;
+    const showdown = showdownInfo(view);
+    const now = performance.now();
+    if (showdown && !this.revealed.size) {
+      // turn the hands up one after the other, in showdown order
+      showdown.order.forEach((seat, i) => this.revealed.set(seat, now + 650 * i));
+    }
+    if (!showdown) this.revealed.clear();
+    const frag = document.createDocumentFragment();
+    const handKey = view.handId ?? "";
+    for (const s of view.seats) {
+      const index = (s.seat - hero + n) % n;
+      const pos = seatPosition(index, n, narrow);
+      frag.appendChild(this.seatElement(s, pos, view, showdown, handKey, now));
+      if (s.bet > 0 && !showdown) {
+        const bp = betPosition(pos);
+        const bet = document.createElement("div");
+        bet.className = "bet";
+        bet.dataset.seat = s.seat;
+        bet.style.left = `${bp.x}%`;
+        bet.style.top = `${bp.y}%`;
+        bet.innerHTML = `<span class="chip"></span>${money(s.bet)}`;
+        frag.appendChild(bet);
+      }
+      if (s.button || (s.bringIn && !showdown)) {
+        const mp = { x: 50 + (pos.x - 50) * 0.74 + (pos.x < 50 ? 3.5 : -3.5), y: 50 + (pos.y - 50) * 0.72 };
+        const marker = document.createElement("div");
+        marker.className = `marker ${s.button ? "button" : "bring-in"}`;
+        marker.textContent = s.button ? "D" : "Bring-in";
+        marker.title = s.button ? "Button" : "Brought in";
+        marker.style.left = `${mp.x}%`;
+        marker.style.top = `${mp.y}%`;
+        frag.appendChild(marker);
+      }
+    }
+    this.seatsEl.replaceChildren(frag);
+    this.renderCenter(view, showdown);
+    const pending = [...this.revealed.values()].some((t) => t > now);
+    if (pending) {
+      clearTimeout(this.revealTimer);
+      this.revealTimer = setTimeout(() => this.render(view), 660);
+    }
+  }
+
+  seatElement(s, pos, view, showdown, handKey, now) {
+    const el = document.createElement("div");
+    el.className = "seat";
+    el.dataset.seat = s.seat;
+    el.style.left = `${pos.x}%`;
+    el.style.top = `${pos.y}%`;
+    if (pos.top) el.classList.add("top");
+    if (!s.occupied) {
+      el.classList.add("empty");
+      const plate = document.createElement("div");
+      plate.className = "plate";
+      if (view.heroSeat === null && this.onSit) {
+        const btn = document.createElement("button");
+        btn.className = "sit small";
+        btn.type = "button";
+        btn.textContent = `Sit here`;
+        btn.dataset.seat = s.seat;
+        btn.addEventListener("click", () => this.onSit(s.seat));
+        plate.appendChild(btn);
+      } else {
+        plate.textContent = `Seat ${s.seat}`;
+      }
+      el.appendChild(plate);
+      return el;
+    }
+    for (const [flag, cls] of [
+      [s.isHero, "hero"], [s.toAct && !showdown, "to-act"], [s.folded, "folded"], [s.allIn, "all-in"],
+      [s.sittingOut, "sitting-out"], [!s.connected, "disconnected"],
+    ]) if (flag) el.classList.add(cls);
+    const shown = showdown?.shown.get(s.seat);
+    const revealAt = this.revealed.get(s.seat);
+    const revealNow = shown && (revealAt === undefined || revealAt <= now);
+    const won = showdown?.won.get(s.seat);
+    if (won) el.classList.add("winner");
+
+    const cards = document.createElement("div");
+    cards.className = "cards";
+    const showCards = revealNow && shown.cards ? revealCards(s.cards, shown.cards) : s.cards;
+    for (const c of showCards) {
+      const text = cardText(c.card);
+      const hiddenFromOthers = Boolean(s.isHero && !c.up && parseCard(c.card) && !revealNow);
+      const highlight = Boolean(revealNow && shown.best.has(text));
+      const dim = Boolean(revealNow && shown.best.size && !highlight);
+      const cardEl = cardElement(c.card, { hiddenFromOthers, highlight, dim });
+      cardEl.dataset.up = c.up ? "1" : "0";
+      const key = `${handKey}:${s.seat}:${text || "x"}:${cards.childElementCount}`;
+      if (!this.known.has(key)) {
+        this.known.add(key);
+        cardEl.classList.add("deal-in");
+      }
+      cards.appendChild(cardEl);
+    }
+    if (this.known.size > 2000) this.known.clear();
+
+    const plate = document.createElement("div");
+    plate.className = "plate";
+    plate.innerHTML =
+      `<div class="name">${escapeHtml(s.name ?? `Seat ${s.seat}`)}${s.isBot ? ' <span class="muted small">bot</span>' : ""}</div>` +
+      `<div class="stack">${money(s.stack)}</div>`;
+    const tag = s.allIn ? ["All-in", "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : null;
+    if (tag) {
+      const t = document.createElement("span");
+      t.className = `tag ${tag[1]}`;
+      t.textContent = tag[0];
+      plate.appendChild(t);
+    }
+    el.append(cards, plate);
+    if (revealNow && shown.handName) {
+      const hn = document.createElement("div");
+      hn.className = "hand-name";
+      hn.innerHTML = escapeHtml(shown.handName) + (won ? ` · <span class="won">+${money(won)}</span>` : "");
+      el.appendChild(hn);
+    } else if (won && (!shown || revealNow)) {
+      const hn = document.createElement("div");
+      hn.className = "hand-name";
+      hn.innerHTML = `<span class="won">wins ${money(won)}</span>`;
+      el.appendChild(hn);
+    }
+    return el;
+  }
+
+  renderCenter(view, showdown) {
+    const c = this.centerEl;
+    c.replaceChildren();
+    if (view.pots.length && !showdown) {
+      const pots = document.createElement("div");
+      pots.className = "pots";
+      for (const p of view.pots) {
+        const el = document.createElement("div");
+        el.className = "pot";
+        el.innerHTML = `<span class="chip"></span><span class="label">${escapeHtml(p.label)}</span> ${money(p.amount)}`;
+        pots.appendChild(el);
+      }
+      c.appendChild(pots);
+    }
+    const boardCards = view.board.length ? view.board : view.community;
+    if (boardCards.length) {
+      const board = document.createElement("div");
+      board.className = "board";
+      const best = new Set();
+      if (showdown) for (const s of showdown.shown.values()) for (const b of s.best) best.add(b);
+      for (const card of boardCards) board.appendChild(cardElement(card, { highlight: best.has(cardText(card)) }));
+      if (!view.board.length) {
+        const label = document.createElement("div");
+        label.className = "board-label";
+        label.textContent = "Community card";
+        c.appendChild(label);
+      }
+      c.appendChild(board);
+    }
+    if (showdown && showdown.lines.length) {
+      const banner = document.createElement("div");
+      banner.className = "result-banner";
+      banner.innerHTML = showdown.lines.join("<br>");
+      c.appendChild(banner);
+    } else if (view.street && view.hand) {
+      const s = document.createElement("div");
+      s.className = "street-label";
+      s.textContent = streetName(view.street);
+      c.appendChild(s);
+    }
+    if (!view.hand && !showdown) {
+      const logo = document.createElement("div");
+      logo.className = "logo";
+      logo.textContent = view.gameName || "studpoker";
+      c.appendChild(logo);
+      const wait = document.createElement("div");
+      wait.className = "street-label";
+      const seated = view.seats.filter((s) => s.occupied && !s.sittingOut).length;
+      wait.textContent = seated < 2 ? "Waiting for players…" : "Next hand soon…";
+      c.appendChild(wait);
+    }
+    if (view.commitment?.hash && view.hand) {
+      const line = document.createElement("div");
+      line.className = "commit-line";
+      line.title = "SHA-256 commitment to this hand's deck, published before the deal";
+      line.textContent = `deck ${view.commitment.hash.slice(0, 16)}…`;
+      c.appendChild(line);
+    }
+  }
+}
