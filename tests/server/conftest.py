@@ -224,3 +224,42 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     async with running_server(make_settings(tmp_path)) as h:
         yield h
+
+
+def passive_choice(options: list[dict[str, Any]]) -> dict[str, Any]:
+    by_kind = {o["kind"]: o for o in options}
+    for kind in ("check", "call", "bring_in", "complete", "bet", "raise"):
+        if kind in by_kind:
+            return by_kind[kind]
+    return options[0]
+
+
+async def autoplay(
+    client: Client,
+    hands: int = 1,
+    choose: Callable[[list[dict[str, Any]]], dict[str, Any] | None] = passive_choice,
+    timeout: float = 20.0,
+) -> list[dict[str, Any]]:
+    """Play whatever the client is asked until ``hands`` hands have finished; their hand_finished."""
+    finished: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while len(finished) < hands:
+        message = await asyncio.wait_for(client._queue.get(), max(0.01, deadline - time.monotonic()))
+        if message["type"] == "hand_finished":
+            finished.append(message)
+        elif message["type"] == "your_turn":
+            option = choose(message["options"])
+            if option is None:
+                continue
+            action = {
+                "type": "action",
+                "table_id": message["table_id"],
+                "hand_id": message["hand_id"],
+                "kind": option["kind"],
+                "amount": option["amount"],
+                "version": message["version"],
+            }
+            await client.send(**action)
+        elif message["type"] == "error":
+            raise AssertionError(f"{client.name}: {message}")
+    return finished

@@ -30,7 +30,9 @@ def test_parse_client_messages() -> None:
         '{"type": "dance"}': ErrorCode.UNKNOWN_TYPE,
         '{"type": "sit", "table_id": 3, "seat": 0, "buy_in": 10}': ErrorCode.BAD_MESSAGE,
         '{"type": "ping", "extra": 1}': ErrorCode.BAD_MESSAGE,
-        '{"type": "action", "table_id": 1, "hand_id": "h", "kind": "call", "amount": -5}': ErrorCode.BAD_MESSAGE,
+        '{"type": "action", "table_id": 1, "hand_id": "h", "kind": "call", "amount": -5}': (
+            ErrorCode.BAD_MESSAGE
+        ),
         json.dumps({"type": "ping", "id": "x" * 5000}): ErrorCode.TOO_LARGE,
     }
     for raw, code in cases.items():

@@ -93,5 +93,5 @@ async def test_default_tables(tmp_path: Path) -> None:
         tables = (await h.http.get("/api/tables")).json()
         assert len(tables) == 16
         assert {t["game"] for t in tables} == {"7S", "7S8", "RZ", "O8"}
-        five_ten = [t for t in tables if t["game"] == "7S" and t["big_bet"] == 1000][0]
+        five_ten = next(t for t in tables if t["game"] == "7S" and t["big_bet"] == 1000)
         assert (five_ten["ante"], five_ten["bring_in"], five_ten["small_bet"]) == (100, 250, 500)

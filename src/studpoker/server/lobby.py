@@ -12,7 +12,7 @@ import importlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from studpoker.store import Store
 from studpoker.store.errors import InsufficientFundsError, InvalidInputError, NotFoundError, StoreError
@@ -253,23 +253,40 @@ class Room:
             return False
 
 
+_MISSING_WRITERS: set[str] = set()
+
+
+def _writer(module_name: str, *names: str) -> Callable[[Any], Any] | None:
+    """A history writer function if that module provides one (logged once when it does not)."""
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        module = None
+    for name in names:
+        func = getattr(module, name, None)
+        if callable(func):
+            return cast(Callable[[Any], Any], func)
+    if module_name not in _MISSING_WRITERS:
+        _MISSING_WRITERS.add(module_name)
+        log.warning("%s has no %s: hands are stored without that history", module_name, " / ".join(names))
+    return None
+
+
 def _histories(hand: Any, hand_id: str) -> tuple[str, str]:
     """The PHH and the readable text of a finished hand (empty when a writer is missing or fails)."""
     phh = text = ""
-    try:
-        phh_module = importlib.import_module("studpoker.history.phh")
-        phh = str(phh_module.dump_hand(hand))
-    except Exception:
-        log.exception("hand %s: no PHH history", hand_id)
-    try:
-        text_module = importlib.import_module("studpoker.history.text")
-        render = getattr(text_module, "render_hand", None) or getattr(text_module, "dump_hand", None)
-        if render is None:
-            render = getattr(text_module, "format_hand", None)
-        if render is not None:
+    dump = _writer("studpoker.history.phh", "dump_hand", "dumps_hand")
+    if dump is not None:
+        try:
+            phh = str(dump(hand))
+        except Exception:
+            log.exception("hand %s: the PHH writer failed", hand_id)
+    render = _writer("studpoker.history.text", "render_hand", "dump_hand", "format_hand", "hand_text")
+    if render is not None:
+        try:
             text = str(render(hand))
-    except Exception:
-        log.exception("hand %s: no text history", hand_id)
+        except Exception:
+            log.exception("hand %s: the text writer failed", hand_id)
     return phh, text
 
 

@@ -1,0 +1,63 @@
+"""Whole hands over real WebSockets: each game to showdown, the deal verifiable, histories stored."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from studpoker.cards import verify
+from tests.server.conftest import Harness, autoplay
+
+
+@pytest.mark.parametrize(("game", "players"), [("7S", 2), ("7S8", 3), ("RZ", 2), ("O8", 3)])
+async def test_hand_to_showdown(harness: Harness, game: str, players: int) -> None:
+    actor = await harness.add_table(game, 100, 200)
+    clients = [await harness.player(f"{game.lower()}p{i}") for i in range(players)]
+    spectator = await harness.player(f"{game.lower()}spec")
+    assert (await spectator.request(type="join_table", table_id=actor.table_id))["type"] == "ack"
+    actor.hand_pause_seconds = 0.5  # everyone seated before the first deal
+    for seat, client in enumerate(clients, start=1):
+        await harness.seat(client, actor.table_id, seat, 4000)
+    results = await asyncio.gather(*(autoplay(c) for c in clients))
+    finished = results[0][0]
+    hand_id = finished["hand_id"]
+    assert all(r[0]["hand_id"] == hand_id for r in results)
+    result = finished["result"]
+    assert result["showdown"] is True and len(result["shown"]) + len(result["mucked"]) == players
+    assert verify(finished["commitment"], finished["deck_order"], finished["salt"])
+    started = next(m for m in clients[0].log if m["type"] == "hand_started")
+    assert started["commitment"] == finished["commitment"] and started["hand_id"] == hand_id
+    # Table versions seen by each client have no gaps.
+    for client in [*clients, spectator]:
+        versions = [
+            m["version"] for m in client.log if m["type"] in ("event", "hand_started", "hand_finished")
+        ]
+        assert versions == list(range(versions[0], versions[0] + len(versions))), client.name
+    # The store has the hand with its histories; only its players may read them.
+    await asyncio.sleep(0.05)
+    record = await harness.store.hand(hand_id)
+    assert record.status == "finished" and record.deck_order is not None
+    stacks = {s.seat: s.stack for s in actor.seats.values()}
+    assert sum(stacks.values()) == 4000 * players
+    token = await harness.register(f"{game.lower()}other")
+    denied = await harness.http.get(f"/api/hands/{hand_id}", headers={"Authorization": f"Bearer {token}"})
+    assert denied.status_code == 403
+
+
+async def test_stand_up_cashes_out(harness: Harness) -> None:
+    actor = await harness.add_table("7S", 100, 200)
+    alice, bob = await harness.player("alice"), await harness.player("bob")
+    await harness.seat(alice, actor.table_id, 1, 3000)
+    await harness.seat(bob, actor.table_id, 2, 3000)
+    await asyncio.gather(autoplay(alice), autoplay(bob))
+    for client in (alice, bob):
+        await client.request(type="sit_out", table_id=actor.table_id)
+    await asyncio.sleep(0.05)
+    for client in (alice, bob):
+        answer = await client.request(type="stand_up", table_id=actor.table_id)
+        assert answer["type"] == "ack"
+    await asyncio.sleep(0.1)
+    assert not actor.seats
+    accounts = [await harness.store.account_by_name(n) for n in ("alice", "bob")]
+    assert sum(a.bankroll for a in accounts) == 2 * harness.store.starting_grant
