@@ -5,6 +5,7 @@ Scalar functions return :class:`HighHand` / :class:`LowHand` values that compare
 same values as ints.
 """
 
+from studpoker.evaluate.batch import batch_high, batch_low8, batch_omaha8, batch_razz
 from studpoker.evaluate.core import (
     Category,
     HighHand,
@@ -22,6 +23,10 @@ __all__ = [
     "Category",
     "HighHand",
     "LowHand",
+    "batch_high",
+    "batch_low8",
+    "batch_omaha8",
+    "batch_razz",
     "high",
     "high_value",
     "low8",

@@ -9,7 +9,9 @@ written as a 13-tuple of counts (deuce first). The tables are:
   sorted worst to best (value 1 is four kings with a queen, 6,175 the wheel);
 * for every rank multiset of 5, 6 and 7 cards: the best non-flush high value and the best
   ace-to-five low value over its 5-card sub-multisets (by dynamic programming on size);
-* for every 13-bit rank mask with 5 to 7 ranks: the best flush or straight-flush value.
+* for every 13-bit rank mask with 5 to 7 ranks: the best flush or straight-flush value;
+* ``rank_keys``: one integer per rank whose sums over the cards identify the rank multiset
+  of any 5, 6 or 7 cards (see :func:`rank_keys`); the batch evaluators index by that sum.
 
 ``python -m studpoker.evaluate._build`` rewrites ``studpoker/data/evaluate.npz``; a test
 rebuilds the tables and checks they equal the stored file.
@@ -18,6 +20,7 @@ rebuilds the tables and checks they equal the stored file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -94,6 +97,48 @@ def counts_of_mask(mask: int) -> Counts:
     return tuple((mask >> r) & 1 for r in range(13))
 
 
+def rank_keys(max_size: int = 7) -> list[int]:
+    """Greedy per-rank keys whose sums identify every rank multiset of each size up to ``max_size``.
+
+    Rank r gets the smallest key above rank r-1's such that, for every size m, the sums
+    over size-m multisets of ranks 0..r stay distinct. A new key k breaks that exactly when
+    two smaller sums a (size s) and b (size s + d, d = 1..4) satisfy b - a = d * k, so each
+    window of candidates is checked against those differences with sorted arrays.
+    """
+    sums = [np.array([0], dtype=np.int64)] + [np.array([], dtype=np.int64)] * max_size
+    keys: list[int] = []
+    for _ in range(13):
+        lo = keys[-1] + 1 if keys else 0
+        while True:
+            width = max(256, lo // 4 + 1)
+            forbidden = np.zeros(width, dtype=bool)
+            for d in range(1, 5):
+                for s1 in range(max_size - d + 1):
+                    a, b = sums[s1], sums[s1 + d]
+                    if not len(a) or not len(b):
+                        continue
+                    left = np.searchsorted(b, a + d * lo)
+                    count = np.searchsorted(b, a + d * (lo + width)) - left
+                    total = int(count.sum())
+                    if not total:
+                        continue
+                    ai = np.repeat(np.arange(len(a)), count)
+                    offset = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+                    diff = b[left[ai] + offset] - a[ai]
+                    forbidden[diff[diff % d == 0] // d - lo] = True
+            free = np.flatnonzero(~forbidden)
+            if len(free):
+                key = lo + int(free[0])
+                break
+            lo += width
+        keys.append(key)
+        sums = [
+            np.sort(np.concatenate([sums[m - c] + c * key for c in range(min(4, m) + 1)]))
+            for m in range(max_size + 1)
+        ]
+    return keys
+
+
 def build() -> dict[str, npt.NDArray[np.int64]]:
     """Compute every table; returns arrays ready for ``np.savez``."""
     five = multisets(5)
@@ -123,6 +168,7 @@ def build() -> dict[str, npt.NDArray[np.int64]]:
     out: dict[str, npt.NDArray[np.int64]] = {
         "flush": np.array(flush, dtype=np.int64),
         "worst_qualifier": np.array([worst_qualifier], dtype=np.int64),
+        "rank_keys": np.array(rank_keys(), dtype=np.int64),
     }
     best_high: dict[Counts, int] = dict(high5)
     best_low: dict[Counts, int] = dict(low5)
@@ -139,9 +185,12 @@ def build() -> dict[str, npt.NDArray[np.int64]]:
     return out
 
 
+_STORED_TYPES: dict[str, type[np.unsignedinteger[Any]]] = {"counts": np.uint8, "rank_k": np.uint32}
+
+
 def save(path: Path = DATA_FILE) -> None:
     tables = build()
-    compact = {k: v.astype(np.uint8 if k.startswith("counts") else np.uint16) for k, v in tables.items()}
+    compact = {k: v.astype(_STORED_TYPES.get(k[:6], np.uint16)) for k, v in tables.items()}
     np.savez_compressed(path, **compact)  # type: ignore[arg-type]
 
 
