@@ -91,7 +91,7 @@ async def test_timeouts_check_then_sit_out(tmp_path: Path) -> None:
 
 async def test_timeout_protected_all_in(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path, think_seconds=0.1, countdown_seconds=0.1)) as h:
-        table_id, alice, bob = await two_players(h)
+        _table_id, alice, bob = await two_players(h)
         await asyncio.gather(play(alice, aggressive_choice, finished), play(bob, stall, finished))
         details = timeouts(alice, 2)
         assert "protected_all_in" in details, details
@@ -102,7 +102,7 @@ async def test_timeout_protected_all_in(tmp_path: Path) -> None:
 async def test_timeout_fold_without_protection(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, think_seconds=0.1, countdown_seconds=0.1, protected_all_ins_per_day=0)
     async with running_server(settings) as h:
-        table_id, alice, bob = await two_players(h)
+        _table_id, alice, bob = await two_players(h)
         done = await asyncio.gather(
             play(alice, aggressive_choice, finished), play(bob, stall, finished), return_exceptions=True
         )
