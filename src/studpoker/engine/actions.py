@@ -90,7 +90,7 @@ class LegalActions:
         return {"seat": self.seat, "options": [o.to_dict() for o in self.options]}
 
 
-_AMOUNT_OPTIONAL = frozenset({ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL})
+_AMOUNT_OPTIONAL = frozenset({ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN})
 
 
 class IllegalActionError(ValueError):

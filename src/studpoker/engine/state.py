@@ -35,6 +35,7 @@ _BET = ActionKind.BET
 _RAISE = ActionKind.RAISE
 
 _E_DEAL = EventKind.DEAL
+_AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
 _E_ACTION = EventKind.ACTION
 
 # A raw event: (kind, visibility, seat, street, cards, amount, action, all_in, pot, detail)
@@ -108,7 +109,6 @@ class Hand:
         self._double = False
         self._big_locked = False
         self._bring_in_due = False
-        self._completion = False
         self._aggressor: int | None = None
         self._final_aggressor: int | None = None
         self._leader: int | None = None
@@ -366,6 +366,8 @@ class Hand:
             self._log_event(EventKind.STREET, street=street.name)
             self._deal_street(k)
             if self._exposed:
+                for i in range(self._n):
+                    self._bet[i] = 0
                 continue
             if self._begin_round(k):
                 return
@@ -397,7 +399,6 @@ class Hand:
         self._bets = 0
         self._aggressor = None
         self._big_locked = False
-        self._completion = False
         self._bring_in_due = False
         self._legal = None
         folded, allin = self._folded, self._allin
@@ -559,10 +560,12 @@ class Hand:
             else:
                 kind = _BET if self._bets == 0 else _RAISE
                 full = self._full
-                if self._double and not self._big_locked:
-                    targets = [full + stakes.small_bet, full + stakes.big_bet]
-                else:
+                if not self._double:
                     targets = [full + self._unit]
+                elif self._big_locked:
+                    targets = [full + stakes.big_bet]
+                else:
+                    targets = [full + stakes.small_bet, full + stakes.big_bet]
             for target in targets:
                 if most <= target:
                     options.append(LegalOption(kind=kind, amount=most, all_in=True))
@@ -605,15 +608,16 @@ class Hand:
                 action=action,
             )
         kind, amount = action.kind, action.amount
-        same_kind = None
+        same_kind: list[int] = []
         for option in self._options():
             if option.kind is kind:
-                if (amount is None and kind in (_FOLD, _CHECK, _CALL)) or option.amount == amount:
+                if (amount is None and kind in _AMOUNT_OPTIONAL) or option.amount == amount:
                     return option
-                same_kind = option
+                same_kind.append(option.amount)
         legal = ", ".join(f"{o.kind.value} {o.amount}" for o in self._options())
-        if same_kind is not None:
-            why = f"the amount must be one of {legal} (a 'to' amount: the round total after the action)"
+        if same_kind:
+            amounts = " or ".join(str(a) for a in same_kind)
+            why = f"a {kind.value} now goes to {amounts} (a 'to' amount: his round total after it)"
         else:
             why = f"{kind.value} is not allowed now"
         raise IllegalActionError(
@@ -652,7 +656,6 @@ class Hand:
             self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
             if kind is _BRING_IN:
                 self._bring_in_due = False
-                self._completion = True
                 self._cur = self.stakes.bring_in if amount < self.stakes.bring_in else amount
             elif kind is _COMPLETE or kind is _BET or kind is _RAISE:
                 self._bring_in_due = False
@@ -660,10 +663,12 @@ class Hand:
                 base = self._full
                 if kind is _COMPLETE:
                     target = self.stakes.small_bet
-                elif self._double and not self._big_locked:
-                    target = base + self.stakes.small_bet
-                else:
+                elif not self._double:
                     target = base + self._unit
+                elif self._big_locked:
+                    target = base + self.stakes.big_bet
+                else:
+                    target = base + self.stakes.small_bet
                 if amount >= target or 2 * (amount - base) >= target - base:
                     # A full bet or raise (or an all-in of at least half of one): reopens, counts.
                     self._full = amount
