@@ -73,7 +73,7 @@ class BotConnection(Connection):
         delay: tuple[float, float],
         seed: int | None,
     ) -> None:
-        super().__init__(account_id, name, TokenBucket(rate=50.0, burst=100.0))
+        super().__init__(account_id, name, TokenBucket(rate=200.0, burst=400.0))
         self.room = room
         self.table_id = table_id
         self.delay = delay

@@ -1,0 +1,113 @@
+"""Bots play many hands through the protocol; no message to a seat (or a spectator) ever
+contains another seat's down card before that card is shown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from studpoker.server.actor import TableActor
+from studpoker.server.bots import BotConnection, start_bots
+from studpoker.server.protocol import _Out, encode
+from tests.server.conftest import make_settings, running_server
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def leaks(messages: list[str], own: int | None, hands: dict[str, dict[int, set[str]]]) -> list[str]:
+    """Messages (in the order received by one account; ``own`` its account id) that show a down
+    card of another player of the hand before it was exposed or shown."""
+    public: dict[str, set[str]] = {}
+    over: set[str] = set()
+    found = []
+    for text in messages:
+        message = json.loads(text)
+        hand_id = message.get("hand_id")
+        if hand_id is None or hand_id not in hands or hand_id in over:
+            continue
+        if message["type"] == "hand_finished":
+            over.add(hand_id)
+            continue
+        event = message.get("event") or {}
+        if event.get("kind") in ("expose", "show"):
+            public.setdefault(hand_id, set()).update(c for c in event.get("cards") or [] if c)
+        hidden = set()
+        for account, down in hands[hand_id].items():
+            if account != own:
+                hidden |= down
+        hidden -= public.get(hand_id, set())
+        shown = set(CARD.findall(text)) & hidden
+        if shown:
+            found.append(f"{sorted(shown)} in {text[:300]}")
+    return found
+
+
+async def test_bots_never_see_hidden_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hands: dict[str, dict[int, set[str]]] = {}
+    received: dict[int, list[str]] = {}
+    original_finish = TableActor._finish_hand
+    original_send = BotConnection.send
+
+    async def spy_finish(self: TableActor) -> None:
+        hand = self.hand
+        assert self.hand_id is not None
+        hands[self.hand_id] = {
+            account: {str(c) for c in hand.cards_of(seat)[0]} for seat, account in self.hand_accounts.items()
+        }
+        await original_finish(self)
+
+    def spy_send(self: BotConnection, message: _Out) -> None:
+        received.setdefault(self.account_id, []).append(encode(message))
+        original_send(self, message)
+
+    monkeypatch.setattr(TableActor, "_finish_hand", spy_finish)
+    monkeypatch.setattr(BotConnection, "send", spy_send)
+    settings = make_settings(tmp_path, think_seconds=3.0, countdown_seconds=3.0)
+    async with running_server(settings) as h:
+        actors = [await h.add_table(game, 50, 100) for game in ("7S", "7S8", "RZ", "O8")]
+        spectator = await h.player("watcher")
+        for actor in actors:
+            assert (await spectator.request(type="join_table", table_id=actor.table_id))["type"] == "ack"
+        bots = await start_bots(h.room, 4, seed=7)
+        h.room.bots.extend(bots)
+        deadline = time.monotonic() + 45
+        while sum(a.hands_played for a in actors) < 120 and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        played = sum(a.hands_played for a in actors)
+        assert played >= 100, played
+        assert all(a.hands_played > 0 for a in actors)
+        for bot in bots:
+            bot.stop()
+        await asyncio.sleep(0.1)
+    assert len(hands) >= 100
+    problems: list[str] = []
+    for account, messages in received.items():
+        problems += leaks(messages, account, hands)
+    problems += leaks(spectator.raw, None, hands)
+    assert not problems, problems[:5]
+    # The spy sees real cards: each seat's own down cards do reach it.
+    own_deals = [
+        text
+        for messages in received.values()
+        for text in messages
+        if '"kind":"deal"' in text and '"visibility"' in text and CARD.search(text)
+    ]
+    assert len(own_deals) > 100
+
+
+def test_leak_detector_catches_a_leak() -> None:
+    hands = {"h1": {1: {"As", "Kd"}, 2: {"2c", "3c"}}}
+    clean = [json.dumps({"type": "event", "hand_id": "h1", "event": {"kind": "deal", "cards": ["As"]}})]
+    assert leaks(clean, 1, hands) == []
+    leak = [json.dumps({"type": "event", "hand_id": "h1", "event": {"kind": "deal", "cards": ["2c"]}})]
+    assert leaks(leak, 1, hands)
+    shown = [
+        json.dumps({"type": "event", "hand_id": "h1", "event": {"kind": "show", "cards": ["2c", "3c"]}}),
+        *leak,
+    ]
+    assert leaks(shown, 1, hands) == []
