@@ -8,7 +8,7 @@ from studpoker.cards import Deck, parse_cards
 from studpoker.engine import ActionKind, EventKind
 from studpoker.games import HouseRules, Stakes, get_game
 
-from .helpers import STUD, check_down, kinds_of, options, play, stud, stud_deck
+from .helpers import check_down, kinds_of, options, play, stud, stud_deck
 
 X = "2c 3d"  # filler down cards are chosen per test to stay distinct
 
