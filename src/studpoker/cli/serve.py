@@ -29,6 +29,13 @@ def register(subparsers: Any) -> None:
         "--bots", type=int, default=0, metavar="N", help="seat N bots at each table (default 0)"
     )
     parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=None,
+        metavar="K",
+        help="seat the bots at the first K tables only (default: every table)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         nargs=2,
@@ -71,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         bots=max(0, args.bots),
+        bot_tables=args.bot_tables,
         bot_delay=(min(args.bot_delay), max(args.bot_delay)),
         think_seconds=args.think_seconds,
         countdown_seconds=args.countdown_seconds,

@@ -200,23 +200,26 @@ async def start_bots(
     room: Room, per_table: int, *, table_ids: list[int] | None = None, seed: int | None = None
 ) -> list[BotConnection]:
     """Seat ``per_table`` bots at each table (leaving a seat free for people)."""
-    bots: list[BotConnection] = []
     rng = random.Random(seed)
+    wanted: list[tuple[int, str]] = []
     for table_id, actor in sorted(room.actors.items()):
         if table_ids is not None and table_id not in table_ids:
             continue
         count = min(per_table, actor.config.max_seats - 1)
-        for index in range(1, count + 1):
-            account_id, name = await bot_account(room, f"bot_t{table_id}_{index}")
-            bot = BotConnection(
-                room,
-                account_id,
-                name,
-                table_id,
-                delay=room.settings.bot_delay,
-                seed=None if seed is None else rng.randrange(2**32),
-            )
-            room.attach(bot)
-            bot.start()
-            bots.append(bot)
+        wanted += [(table_id, f"bot_t{table_id}_{index}") for index in range(1, count + 1)]
+    # Accounts first (password hashing runs in threads), then every bot starts at once.
+    accounts = await asyncio.gather(*(bot_account(room, name) for _, name in wanted))
+    bots: list[BotConnection] = []
+    for (table_id, _), (account_id, name) in zip(wanted, accounts, strict=True):
+        bot = BotConnection(
+            room,
+            account_id,
+            name,
+            table_id,
+            delay=room.settings.bot_delay,
+            seed=None if seed is None else rng.randrange(2**32),
+        )
+        room.attach(bot)
+        bot.start()
+        bots.append(bot)
     return bots

@@ -8,6 +8,7 @@ that talks to the store on the actors' behalf, turning store errors into protoco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import time
@@ -80,6 +81,7 @@ class Room:
         self.actors: dict[int, TableActor] = {}
         self.connections: dict[int, dict[int, Connection]] = {}
         self.bots: list[Any] = []
+        self._bots_task: asyncio.Task[None] | None = None
         self.started_at = time.time()
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -97,9 +99,20 @@ class Room:
             await self._clear_seats(record)
             self.add_actor(record)
         if self.settings.bots:
-            from .bots import start_bots
+            # In the background: creating bot accounts hashes passwords, which takes a while.
+            self._bots_task = asyncio.get_running_loop().create_task(self._start_bots(), name="bots")
 
-            self.bots = await start_bots(self, self.settings.bots)
+    async def _start_bots(self) -> None:
+        from .bots import start_bots
+
+        table_ids = sorted(self.actors)
+        if self.settings.bot_tables is not None:
+            table_ids = table_ids[: self.settings.bot_tables]
+        try:
+            self.bots.extend(await start_bots(self, self.settings.bots, table_ids=table_ids))
+            log.info("%s bots playing at %s tables", len(self.bots), len(table_ids))
+        except Exception:
+            log.exception("the bots could not start")
 
     def add_actor(self, record: TableRecord) -> TableActor:
         actor = TableActor(
@@ -122,6 +135,10 @@ class Room:
                 log.exception("could not cash out seat %s of table %s", seat.seat, record.id)
 
     async def stop(self) -> None:
+        if self._bots_task is not None:
+            self._bots_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._bots_task
         for bot in self.bots:
             bot.stop()
         await asyncio.gather(*(a.stop() for a in self.actors.values()), return_exceptions=True)

@@ -12,6 +12,8 @@ class Settings:
     port: int = 8000
     # Bots seated at each default table (leaving at least one seat free for people).
     bots: int = 0
+    # Seat the bots at the first N tables only (None: every table).
+    bot_tables: int | None = None
     # Seconds a bot waits before acting (a random value in this range).
     bot_delay: tuple[float, float] = (0.6, 1.8)
     # The action clock for tables created by this server: think time, then the visible countdown.
