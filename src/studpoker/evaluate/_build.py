@@ -141,6 +141,11 @@ def rank_keys(max_size: int = 7) -> list[int]:
 
 def build() -> dict[str, npt.NDArray[np.int64]]:
     """Compute every table; returns arrays ready for ``np.savez``."""
+    return {**build_values(), "rank_keys": np.array(rank_keys(), dtype=np.int64)}
+
+
+def build_values() -> dict[str, npt.NDArray[np.int64]]:
+    """Every table but ``rank_keys`` (the quick part of :func:`build`)."""
     five = multisets(5)
     flush_masks = [m for m in range(1 << 13) if m.bit_count() == 5]
     classes: list[tuple[tuple[int, tuple[int, ...]], int, int]] = []
@@ -168,7 +173,6 @@ def build() -> dict[str, npt.NDArray[np.int64]]:
     out: dict[str, npt.NDArray[np.int64]] = {
         "flush": np.array(flush, dtype=np.int64),
         "worst_qualifier": np.array([worst_qualifier], dtype=np.int64),
-        "rank_keys": np.array(rank_keys(), dtype=np.int64),
     }
     best_high: dict[Counts, int] = dict(high5)
     best_low: dict[Counts, int] = dict(low5)

@@ -93,33 +93,50 @@ def _bad_cards(cards: tuple[Any, ...], low: int, high: int, what: str) -> CardEr
 
 def _key_sum(cards: tuple[Any, ...], what: str) -> int:
     """The summed key of 5 to 7 distinct cards, or CardError."""
-    key = _KEY
+    k = _KEY
+    n = len(cards)
     try:
-        s: int = sum([key[c] for c in cards])
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
+        elif n == 5:
+            a, b, c, d, e = cards
+            s = k[a] + k[b] + k[c] + k[d] + k[e]
+        else:
+            raise _bad_cards(cards, 5, 7, what)
     except (TypeError, IndexError):
         raise _bad_cards(cards, 5, 7, what) from None
-    n = len(cards)
-    if n < 5 or n > 7 or (s >> _CARD_SHIFT).bit_count() != n:
+    if (s >> _CARD_SHIFT).bit_count() != n:
         raise _bad_cards(cards, 5, 7, what)
     return s
 
 
+# For each 16-bit suit-counter field: 1 + the suit holding five or more cards, else 0.
+_FLUSH_SUIT = [
+    next((1 + suit for suit in range(4) if (field >> (4 * suit)) & 15 >= 5), 0) for field in range(1 << 16)
+]
+
+
 def _flush_value(s: int) -> int:
     """0, or the best flush value when five or more cards in the key sum share a suit."""
-    f = (((s >> _SUIT_SHIFT) & 0xFFFF) + 0x3333) & 0x8888
-    if not f:
+    suit = _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]
+    if not suit:
         return 0
-    suit = (f.bit_length() - 4) >> 2
-    cards = s >> _CARD_SHIFT
+    cards = s >> (_CARD_SHIFT + suit - 1)
     mask = 0
     for rank in range(13):
-        if cards >> (4 * rank + suit) & 1:
+        if cards >> (4 * rank) & 1:
             mask |= 1 << rank
     return FLUSH_LIST[mask]
 
 
 def _high_of_sum(s: int) -> int:
-    return _flush_value(s) or HIGH_BY_OCTAL[s & _RANK_BITS]
+    if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
+        return _flush_value(s)
+    return HIGH_BY_OCTAL[s & _RANK_BITS]
 
 
 def _as_tuple(cards: Iterable[Any]) -> tuple[Any, ...]:
@@ -132,17 +149,20 @@ def _as_tuple(cards: Iterable[Any]) -> tuple[Any, ...]:
 
 def high_value(cards: Iterable[int]) -> int:
     """The value of the best 5-card high hand (1 to 7,462; greater is better)."""
-    return _high_of_sum(_key_sum(_as_tuple(cards), "high"))
+    s = _key_sum(cards if type(cards) is tuple else _as_tuple(cards), "high")
+    if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
+        return _flush_value(s)
+    return HIGH_BY_OCTAL[s & _RANK_BITS]
 
 
 def razz_value(cards: Iterable[int]) -> int:
     """The value of the best ace-to-five low (1 to 6,175; greater is better; 6,175 the wheel)."""
-    return RAZZ_BY_OCTAL[_key_sum(_as_tuple(cards), "razz") & _RANK_BITS]
+    return RAZZ_BY_OCTAL[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "razz") & _RANK_BITS]
 
 
 def low8_value(cards: Iterable[int]) -> int:
     """The razz value of the best eight-or-better low, or 0 when there is none."""
-    v = RAZZ_BY_OCTAL[_key_sum(_as_tuple(cards), "low8") & _RANK_BITS]
+    v = RAZZ_BY_OCTAL[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "low8") & _RANK_BITS]
     return v if v >= WORST_QUALIFIER else 0
 
 
@@ -390,13 +410,16 @@ def high(cards: Iterable[int]) -> HighHand:
     >>> hand > high(parse_cards("As Ks Qs Js 9d 8c"))
     True
     """
-    t = _as_tuple(cards)
-    return HighHand(_high_of_sum(_key_sum(t, "high")), t)
+    t = cards if type(cards) is tuple else _as_tuple(cards)
+    s = _key_sum(t, "high")
+    if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
+        return HighHand(_flush_value(s), t)
+    return HighHand(HIGH_BY_OCTAL[s & _RANK_BITS], t)
 
 
 def razz(cards: Iterable[int]) -> LowHand:
     """The best ace-to-five low of 5 to 7 cards, no qualifier (pairs count against)."""
-    t = _as_tuple(cards)
+    t = cards if type(cards) is tuple else _as_tuple(cards)
     return LowHand(RAZZ_BY_OCTAL[_key_sum(t, "razz") & _RANK_BITS], t)
 
 
@@ -409,7 +432,7 @@ def low8(cards: Iterable[int]) -> LowHand | None:
     >>> low8(parse_cards("9c 5d 4h 2s Ac Kd Kh")) is None
     True
     """
-    t = _as_tuple(cards)
+    t = cards if type(cards) is tuple else _as_tuple(cards)
     v = RAZZ_BY_OCTAL[_key_sum(t, "low8") & _RANK_BITS]
     return LowHand(v, t) if v >= WORST_QUALIFIER else None
 
