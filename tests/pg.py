@@ -94,7 +94,7 @@ class PostgresServer:
         return self.url(self.admin_db)
 
     async def _admin(self, sql: str) -> None:
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         conn = await asyncpg.connect(
             host=self.host, port=self.port, user=self.user, password=self.password, database=self.admin_db

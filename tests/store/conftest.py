@@ -71,7 +71,7 @@ def postgres_database(postgres_server: PostgresServer) -> str:  # noqa: F811
 
 
 async def empty_postgres(url: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
@@ -83,8 +83,11 @@ async def empty_postgres(url: str) -> None:
         database=parsed.database,
     )
     try:
-        names = ", ".join(t.name for t in metadata.sorted_tables)
-        await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+        # DELETE is much faster than TRUNCATE on tables this small; ids restart at 1.
+        for table in reversed(metadata.sorted_tables):
+            await conn.execute(f"DELETE FROM {table.name}")
+        for sequence in await conn.fetch("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"):
+            await conn.execute(f"ALTER SEQUENCE {sequence['sequencename']} RESTART")
     finally:
         await conn.close()
 

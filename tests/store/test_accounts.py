@@ -36,7 +36,7 @@ async def test_register_grants_starting_bankroll(store: Store) -> None:
 async def test_password_is_never_stored_in_clear(store: Store) -> None:
     await store.register("alice", "secret-pass")
     async with store.engine.connect() as conn:
-        stored = await conn.scalar(select(accounts.c.password_hash))
+        stored = str(await conn.scalar(select(accounts.c.password_hash)))
     assert "secret-pass" not in stored
     assert stored.startswith("$argon2id$")
 
@@ -132,7 +132,7 @@ async def test_outdated_hash_upgraded_at_login(db_url: str, clock: FakeClock) ->
     try:
         await new.login("alice", "secret-pass")
         async with new.engine.connect() as conn:
-            stored = await conn.scalar(select(accounts.c.password_hash))
+            stored = str(await conn.scalar(select(accounts.c.password_hash)))
         assert not stronger.check_needs_rehash(stored)
         await new.login("alice", "secret-pass")
     finally:

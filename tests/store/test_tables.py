@@ -53,7 +53,7 @@ async def test_bad_table_configs(store: Store, changes: dict[str, object], messa
     base = TableConfig.derive("T", "7S", 100, 200)
     fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
     with pytest.raises(InvalidInputError, match=message):
-        await store.create_table(TableConfig(**{**fields, **changes}))  # type: ignore[arg-type]
+        await store.create_table(TableConfig(**{**fields, **changes}))
 
 
 async def test_omaha_seats_ten(store: Store) -> None:
