@@ -119,7 +119,9 @@ function onMessage(msg) {
   }
   const changed = st.applyMessage(msg);
   if (changed && msg.type === "hand_finished") {
-    history.add(msg, st.commitment?.handId === msg.hand_id ? st.commitment.hash : null);
+    const names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
+    const dealtIn = Boolean(st.yourSeat && st.handSeats?.includes(st.yourSeat));
+    history.add(msg, st.commitment?.handId === msg.hand_id ? st.commitment.hash : null, { dealtIn, names });
     refreshMe();
   }
 }

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { cardText } from "./cards.js";
-import { escapeHtml } from "./format.js";
+import { escapeHtml, money } from "./format.js";
 
 export async function sha256Hex(text) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -41,9 +41,9 @@ export class HistoryPanel {
   }
 
   /** A hand finished at the table: check its deck, then fetch its text. */
-  async add(finished, announced) {
+  async add(finished, announced, { dealtIn = true, names = {} } = {}) {
     if (this.entries.some((e) => e.handId === finished.hand_id)) return;
-    const entry = { handId: finished.hand_id, finished, announced, check: null, text: null, phh: null };
+    const entry = { handId: finished.hand_id, finished, announced, check: null, text: null, phh: null, dealtIn, names, loaded: false };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, KEEP);
     this.render();
@@ -51,7 +51,7 @@ export class HistoryPanel {
       ? { ok: null, reason: "hand voided" }
       : await verifyDeck({ order: finished.deck_order, salt: finished.salt, commitment: finished.commitment, announced });
     this.render();
-    this.fetchText(entry);
+    if (dealtIn) this.fetchText(entry);
   }
 
   async fetchText(entry, attempt = 0) {
@@ -59,6 +59,7 @@ export class HistoryPanel {
       const data = await api.hand(entry.handId);
       entry.text = data.text ?? data.readable ?? null;
       entry.phh = data.phh ?? null;
+      entry.loaded = true;
       this.render();
     } catch {
       // the history may be stored a moment after the hand ends
@@ -77,15 +78,22 @@ export class HistoryPanel {
     el.dataset.hand = e.handId;
     const check = e.check;
     const cls = !check ? "pending" : check.ok ? "ok" : check.ok === null ? "pending" : "bad";
-    const verdict = !check ? "checking deck…" : check.ok ? `✔ deck verified: ${check.reason}` : check.ok === null ? check.reason : `✘ ${check.reason}`;
+    const verdict = !check ? "checking the deck…" : check.ok ? `✔ Deck verified: ${check.reason}` : check.ok === null ? check.reason : `✘ ${check.reason}`;
+    const summary = resultSummary(e.finished.result, e.names);
+    const text = e.text
+      ? `<pre>${escapeHtml(e.text)}</pre>`
+      : `<p class="muted small">${!e.dealtIn ? "You watched this hand: its history is for the players." : e.loaded ? "No text stored for this hand." : "Loading the hand's text…"}</p>`;
     el.innerHTML =
-      `<header><b>Hand ${escapeHtml(e.handId)}</b><span class="verify ${cls}" data-verified="${check?.ok ?? ""}">${escapeHtml(verdict)}</span></header>` +
-      `<div class="hash" title="Deck commitment (SHA-256)">commitment ${escapeHtml(e.finished.commitment)}</div>` +
-      `<div class="hash" title="Salt revealed after the hand">salt ${escapeHtml(e.finished.salt)}</div>` +
-      (e.text ? `<pre>${escapeHtml(e.text)}</pre>` : `<p class="muted small">Loading the hand's text…</p>`);
+      `<header><b>Hand ${escapeHtml(e.handId.slice(0, 8))}</b><span class="muted small">${new Date().toLocaleTimeString()}</span></header>` +
+      (summary ? `<div class="small">${summary}</div>` : "") +
+      `<div class="verify ${cls}" data-verified="${check?.ok ?? ""}">${escapeHtml(verdict)}</div>` +
+      `<details class="hash"><summary>commitment ${escapeHtml(e.finished.commitment.slice(0, 16))}…</summary>` +
+      `commitment ${escapeHtml(e.finished.commitment)}<br>salt ${escapeHtml(e.finished.salt)}<br>` +
+      `computed ${escapeHtml(check?.computed ?? "")}<br>deck ${escapeHtml((e.finished.deck_order ?? []).join(" "))}</details>` +
+      text;
     if (e.phh) {
       const a = document.createElement("a");
-      a.className = "small";
+      a.className = "small download-phh";
       a.textContent = "Download PHH";
       a.download = `hand-${e.handId}.phh`;
       a.href = URL.createObjectURL(new Blob([e.phh], { type: "text/plain" }));
@@ -93,4 +101,15 @@ export class HistoryPanel {
     }
     return el;
   }
+}
+
+/** "alice wins 5.40 (Pair of Queens)" from a hand result. */
+function resultSummary(result, names) {
+  if (!result?.pots) return "";
+  const won = new Map();
+  for (const pot of result.pots) for (const s of pot.shares ?? []) won.set(s.seat, (won.get(s.seat) ?? 0) + s.amount);
+  const hands = new Map((result.shown ?? []).map((h) => [h.seat, [h.high, h.low].filter(Boolean).join(" / ")]));
+  return [...won]
+    .map(([seat, amount]) => `${escapeHtml(names[seat] ?? `Seat ${seat}`)} wins ${money(amount)}${hands.get(seat) ? ` (${escapeHtml(hands.get(seat))})` : ""}`)
+    .join("; ");
 }

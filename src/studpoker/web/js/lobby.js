@@ -24,6 +24,11 @@ export class Lobby {
     }));
     this.fillSelect(this.gameSel, [...new Set(this.tables.map((t) => t.game))], (g) => gameName(g), "All games");
     this.fillSelect(this.stakesSel, [...new Set(this.tables.map((t) => stakesText(t.stakes)))], (s) => s, "All stakes");
+    // Columns the server does not give stay out of the way.
+    const hasAvg = this.tables.some((t) => (t.average_pot ?? t.avg_pot) !== undefined);
+    const hasRate = this.tables.some((t) => t.hands_per_hour !== undefined);
+    this.root.querySelector("#tables").classList.toggle("no-avg", !hasAvg);
+    this.root.querySelector("#th-hands").textContent = hasRate ? "Hands/h" : "Hands";
     this.render();
   }
 
@@ -56,11 +61,11 @@ export class Lobby {
     const hph = t.hands_per_hour;
     tr.innerHTML =
       `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}</td>` +
-      `<td><span class="game-tag ${escapeHtml(t.game)}">${escapeHtml(t.game)}</span>${escapeHtml(gameName(t.game))}</td>` +
+      `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span>${escapeHtml(gameName(t.game))}</td>` +
       `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
       `<td class="num">${taken}/${max}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
-      `<td class="num">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
-      `<td class="num">${hph === undefined || hph === null ? "–" : Math.round(hph)}</td>` +
+      `<td class="num avg">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
+      `<td class="num">${hph === undefined || hph === null ? t.hands_played ?? "–" : `${Math.round(hph)}/h`}</td>` +
       `<td class="go"></td>`;
     const go = tr.querySelector(".go");
     const watch = document.createElement("button");
@@ -80,7 +85,7 @@ export class Lobby {
 }
 
 function seatsTaken(t) {
-  return t.seats_taken ?? t.players ?? (Array.isArray(t.seats) ? t.seats.length : 0);
+  return t.seated ?? t.seats_taken ?? (Array.isArray(t.seats) ? t.seats.length : 0);
 }
 
 function maxSeats(t) {

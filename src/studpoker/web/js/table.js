@@ -8,7 +8,7 @@ import { escapeHtml, money, streetName } from "./format.js";
 /** Where seat `index` of `n` sits, hero first at the bottom, going clockwise. Percentages. */
 export function seatPosition(index, n, narrow) {
   const angle = Math.PI / 2 + (index * 2 * Math.PI) / n;
-  const rx = narrow ? 37 : 43;
+  const rx = narrow ? 37 : 41.5;
   const ry = narrow ? 40 : 40;
   return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle), top: Math.sin(angle) < -0.2 };
 }
@@ -112,7 +112,7 @@ export class TableView {
         bet.innerHTML = `<span class="chip"></span>${money(s.bet)}`;
         frag.appendChild(bet);
       }
-      if (s.button || (s.bringIn && !showdown)) {
+      if (s.button || (s.bringIn && !showdown && view.street === "third")) {
         const mp = { x: 50 + (pos.x - 50) * 0.74 + (pos.x < 50 ? 3.5 : -3.5), y: 50 + (pos.y - 50) * 0.72 };
         const marker = document.createElement("div");
         marker.className = `marker ${s.button ? "button" : "bring-in"}`;
@@ -173,8 +173,9 @@ export class TableView {
     for (const c of showCards) {
       const text = cardText(c.card);
       const hiddenFromOthers = Boolean(s.isHero && !c.up && parseCard(c.card) && !revealNow);
-      const highlight = Boolean(revealNow && shown.best.has(text));
-      const dim = Boolean(revealNow && shown.best.size && !highlight);
+      // the winning cards light up; the rest of a winner's cards step back
+      const highlight = Boolean(revealNow && won && shown.best.has(text));
+      const dim = Boolean(revealNow && won && shown.best.size && !highlight);
       const cardEl = cardElement(c.card, { hiddenFromOthers, highlight, dim });
       cardEl.dataset.up = c.up ? "1" : "0";
       const key = `${handKey}:${s.seat}:${text || "x"}:${cards.childElementCount}`;
@@ -232,7 +233,7 @@ export class TableView {
       const board = document.createElement("div");
       board.className = "board";
       const best = new Set();
-      if (showdown) for (const s of showdown.shown.values()) for (const b of s.best) best.add(b);
+      if (showdown) for (const [seat, s] of showdown.shown) if (showdown.won.get(seat)) for (const b of s.best) best.add(b);
       for (const card of boardCards) board.appendChild(cardElement(card, { highlight: best.has(cardText(card)) }));
       if (!view.board.length) {
         const label = document.createElement("div");

@@ -1,0 +1,155 @@
+"""The client's modules in the real browser: the deck check against cards.commitment(), the
+versioned state (gap -> resync), the action buttons, the event reducer and the card drawing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from studpoker.cards import Deck, format_cards
+from tests.browser.conftest import Server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(browser: Any, server: Server) -> Any:
+    context = browser.new_context(viewport={"width": 1024, "height": 700})
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#tables-body tr")
+    yield page
+    context.close()
+
+
+def run(page: Any, module: str, body: str, arg: Any = None) -> Any:
+    """Import js/<module>.js as `m` in the page and evaluate `body` (an async function body)."""
+    script = f"async (arg) => {{ const m = await import('/js/{module}.js'); {body} }}"
+    return page.evaluate(script, arg)
+
+
+def test_deck_check_matches_python_commitment(page: Any) -> None:
+    deck = Deck()
+    order = [str(c) for c in deck.order]
+    arg = {"order": order, "salt": deck.salt, "commitment": deck.commitment}
+    ok = run(page, "history", "return await m.verifyDeck({...arg, announced: arg.commitment});", arg)
+    assert ok["ok"] is True and ok["computed"] == deck.commitment
+    swapped = [order[1], order[0], *order[2:]]
+    bad = run(page, "history", "return await m.verifyDeck(arg);", {**arg, "order": swapped})
+    assert bad["ok"] is False and "does not match" in bad["reason"]
+    other = run(page, "history", "return await m.verifyDeck({...arg, announced: '0'.repeat(64)});", arg)
+    assert other["ok"] is False and "announced" in other["reason"]
+    short = run(page, "history", "return await m.verifyDeck(arg);", {**arg, "order": order[:51]})
+    assert short["ok"] is False
+    assert format_cards(deck.order) == "".join(order)
+
+
+def test_state_versions_gap_asks_for_resync(page: Any) -> None:
+    out = run(
+        page,
+        "state",
+        """
+        const gaps = [];
+        const st = new m.TableState(7, { onGap: (id) => gaps.push(id) });
+        const seats = (version) => ({ type: 'event', table_id: 7, version, event: { type: 'seats' } });
+        const early = st.applyMessage(seats(3));
+        st.applySnapshot({ type: 'table_state', table_id: 7, version: 5, table: { game: '7S', max_seats: 8 },
+                           seats: [], your_seat: null, hand_id: null, hand: null, clock: null });
+        const stale = st.applyMessage(seats(5));
+        const next = st.applyMessage({ type: 'event', table_id: 7, version: 6,
+          event: { type: 'clock', seat: 2, think_ends: 1, countdown_ends: 2 } });
+        const turn = st.applyMessage({ type: 'your_turn', table_id: 7, version: 6, hand_id: 'h', seat: 2,
+          options: [], think_ends: 1, countdown_ends: 2, server_time: 0 });
+        const gap = st.applyMessage(seats(9));
+        const gap2 = st.applyMessage(seats(10));
+        return { early, stale, next, turn, gap, gap2, gaps, version: st.version, clock: st.clock.seat };
+        """,
+    )
+    assert out["early"] is False  # before the snapshot: ignored, no resync
+    assert out["stale"] is False and out["next"] is True and out["turn"] is True
+    assert out["gap"] is False and out["gap2"] is False
+    assert out["gaps"] == [7]  # one resync request, not one per message
+    assert out["version"] == 6 and out["clock"] == 2
+
+
+def test_action_buttons_for_legal_options(page: Any) -> None:
+    cases: list[tuple[list[tuple[Any, ...]], int, list[str]]] = [
+        ([("fold", 0), ("call", 500), ("raise", 1000)], 0, ["Fold", "Call 5", "Raise to 10"]),
+        ([("bring_in", 250), ("complete", 500)], 0, ["Bring in 2.50", "Complete to 5"]),
+        ([("check", 0), ("bet", 500), ("bet", 1000)], 0, ["Check", "Bet 5 (small)", "Bet 10 (big)"]),
+        ([("fold", 0), ("call", 1000), ("raise", 2000)], 500, ["Fold", "Call 5", "Raise to 20"]),
+        ([("fold", 0), ("call", 300, True)], 0, ["Fold", "Call 3 (all-in)"]),
+    ]
+    for options, current, labels in cases:
+        opts = [{"kind": o[0], "amount": o[1], "all_in": len(o) > 2} for o in options]
+        got = run(page, "actions", "return m.buttonsFor(arg.opts, arg.current).map(b => b.label);",
+                  {"opts": opts, "current": current})  # fmt: skip
+        assert got == labels
+    fold_call_raise = [
+        {"kind": "fold", "amount": 0},
+        {"kind": "call", "amount": 5},
+        {"kind": "raise", "amount": 9},
+    ]
+    keys = run(page, "actions", "return m.buttonsFor(arg).map(b => b.key);", fold_call_raise)
+    assert keys == ["f", "c", "r"]
+
+
+def test_events_build_the_hand_and_pots(page: Any) -> None:
+    out = run(
+        page,
+        "state",
+        """
+        const seats = [{ seat: 1, stack: 1000 }, { seat: 2, stack: 300 }, { seat: 3, stack: 1000 }];
+        const st = { table: { game: '7S' }, seats, handSeats: [1, 2, 3] };
+        let h = null;
+        const evs = [
+          { kind: 'hand_start', detail: '7S' },
+          ...[1, 2, 3].map(seat => ({ kind: 'post_ante', seat, amount: 10 })),
+          { kind: 'deal', seat: 1, cards: ['As'], detail: 'down' },
+          { kind: 'deal', seat: 2, cards: [null], detail: 'down' },
+          { kind: 'deal', seat: 2, cards: ['Kd'], detail: 'up' },
+          { kind: 'street', street: 'third', seat: 2 },
+          { kind: 'action', seat: 2, action: 'bring_in', amount: 25 },
+          { kind: 'action', seat: 3, action: 'complete', amount: 50 },
+          { kind: 'action', seat: 1, action: 'raise', amount: 400 },
+          { kind: 'action', seat: 2, action: 'call', amount: 290, all_in: true },
+          { kind: 'action', seat: 3, action: 'call', amount: 400 },
+          { kind: 'street', street: 'fourth', seat: 1 },
+        ];
+        for (const ev of evs) h = m.reduceEvent(h, ev, st);
+        const pots = m.potsOf(h);
+        return { pots, p2: h.players[1], street: h.street, toAct: h.to_act };
+        """,
+    )
+    assert out["street"] == "fourth" and out["toAct"] == 1
+    assert out["p2"]["stack"] == 0 and out["p2"]["all_in"] is True
+    assert out["p2"]["cards"] == [{"card": None, "up": False}, {"card": "Kd", "up": True}]
+    assert [p["amount"] for p in out["pots"]] == [900, 220]
+    assert out["pots"][0]["eligible"] == [1, 2, 3] and out["pots"][1]["eligible"] == [1, 3]
+
+
+def test_cards_draw_and_four_colour(page: Any) -> None:
+    out = run(
+        page,
+        "cards",
+        """
+        const face = (c) => {
+          const d = document.createElement('div');
+          d.innerHTML = m.cardSvg(c);
+          return d.firstChild;
+        };
+        const fill = (c) => face(c).querySelector('text').getAttribute('fill');
+        const two = [fill('Ad'), fill('Ac')];
+        m.setFourColour(true);
+        const four = [fill('Ad'), fill('Ac'), fill('Ah'), fill('As')];
+        m.setFourColour(false);
+        const label = (c) => face(c).getAttribute('aria-label');
+        const ten = face('Td').querySelector('text').textContent;
+        return { two, four, back: label(null), label: label(51), ten, parsed: m.parseCard(0).text };
+        """,
+    )
+    assert out["two"][0] == "#c8102e" and out["two"][1] == "#1b1b1b"
+    assert len(set(out["four"])) == 4
+    assert out["back"] == "face-down card" and out["label"] == "ace of spades"
+    assert out["ten"] == "10" and out["parsed"] == "2c"

@@ -1,0 +1,181 @@
+"""Two players register, sit at the same table and play a hand to showdown by clicking; a third
+account watches and must never get another player's down card, in its page or in its WebSocket
+frames, before the showdown; a reload in the middle of the hand brings the table back."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS, Server
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PASSIVE = ("check", "call", "bring_in")
+
+
+def register(page: Any, server: Server, name: str) -> None:
+    page.goto(server.url)
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "password123")
+    page.click("#register-btn")
+    page.wait_for_selector("#me:not([hidden])")
+    page.wait_for_selector("#tables-body tr[data-table]")
+
+
+def take_seat(page: Any, table_id: int) -> None:
+    page.click(f"tr[data-table='{table_id}'] button.join")
+    page.wait_for_selector("#sit-dialog[open]")
+    page.click("#sit-confirm")
+    page.wait_for_selector(".seat.hero .plate")
+
+
+def hole_cards(page: Any) -> set[str]:
+    """The hero's own down cards (drawn face up, marked as hidden from the others)."""
+    cards: list[str] = page.eval_on_selector_all(
+        ".seat.hero .card.hole[data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return set(cards)
+
+
+def click_passive(page: Any) -> str | None:
+    """Check, call or bring in if it is this page's turn; the label clicked, else None."""
+    for kind in PASSIVE:
+        button = page.locator(f"#actions button[data-kind='{kind}']")
+        if button.count():
+            label: str = button.first.inner_text().split("\n")[0]
+            button.first.click()
+            return label
+    return None
+
+
+def watcher_dom(page: Any) -> dict[str, Any]:
+    """In one go: whether the showdown is on screen, and every face-up card in the page."""
+    result: dict[str, Any] = page.evaluate(
+        """() => ({
+            showdown: Boolean(document.querySelector('.result-banner')),
+            cards: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
+            labels: [...document.querySelectorAll('svg[aria-label]')].map(e => e.getAttribute('aria-label')),
+        })"""
+    )
+    return result
+
+
+def label_of(card: str) -> str:
+    ranks = "23456789TJQKA"
+    words = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    words += ["jack", "queen", "king", "ace"]
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    return f"{words[ranks.index(card[0])]} of {suits[card[1]]}"
+
+
+def test_two_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -> None:
+    started = time.monotonic()
+    table = next(t for t in server.tables() if t["game"] == "7S" and not t["seated"])
+    table_id = table["id"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    ctx_a = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx_w = browser.new_context(viewport=DESKTOP)
+    a, b, w = ctx_a.new_page(), ctx_b.new_page(), ctx_w.new_page()
+    errors: list[str] = []
+    for page in (a, b, w):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    frames: list[str] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else ""))
+
+    w.on("websocket", on_socket)
+
+    suffix = str(int(time.time() * 1000) % 10**7)
+    register(a, server, f"alice{suffix}")
+    take_seat(a, table_id)
+    register(w, server, f"walt{suffix}")
+    w.wait_for_selector(f"tr[data-table='{table_id}'] td.num >> text=/^1\\/8/")
+    w.screenshot(path=str(SCREENSHOTS / "lobby.png"))
+    w.click(f"tr[data-table='{table_id}'] button.watch")
+    w.wait_for_selector(".seat .plate >> text=alice")
+    register(b, server, f"bob{suffix}")
+    take_seat(b, table_id)
+
+    hole: set[str] = set()
+    reloaded = False
+    table_shot = False
+    actions: list[str] = []
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, f"the hand did not finish; actions so far: {actions}"
+        hole |= hole_cards(a) | hole_cards(b)
+        seen = watcher_dom(w)
+        if seen["showdown"]:
+            break
+        leaked = hole & set(seen["cards"]) or {label_of(c) for c in hole} & set(seen["labels"])
+        assert not leaked, f"the watcher's page shows a player's down card before the showdown: {leaked}"
+        b_turn = b.locator("#actions button.act").count() > 0
+        street = b.evaluate("() => window.studpoker.state?.hand?.street ?? null")
+        if b_turn and not reloaded and street in ("fourth", "fifth"):
+            # A reload mid-hand, on this player's turn: the table, the down cards and the turn
+            # (with the clock) come back.
+            before = hole_cards(b)
+            b.reload()
+            b.wait_for_selector(".seat.hero .card.hole[data-card]")
+            b.wait_for_selector("#actions button.act", timeout=10000)
+            assert hole_cards(b) == before
+            assert b.locator(".seat.hero .clock").count() == 1
+            reloaded = True
+        a_turn = a.locator("#actions button.act").count() > 0
+        if a_turn and not table_shot and street in ("fifth", "sixth"):
+            a.wait_for_timeout(300)
+            a.screenshot(path=str(SCREENSHOTS / "table.png"))
+            table_shot = True
+        for page in (a, b):
+            label = click_passive(page)
+            if label:
+                actions.append(label)
+        a.wait_for_timeout(150)
+
+    # The showdown: both hands face up with their names, the pot awarded, the winning cards lit.
+    a.wait_for_selector(".result-banner")
+    a.wait_for_timeout(1500)
+    a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
+    b.screenshot(path=str(SCREENSHOTS / "phone.png"))
+    banner = a.inner_text(".result-banner")
+    assert re.search(r"wins \d", banner), banner
+    assert a.locator(".seat .hand-name").count() >= 2
+    assert a.locator(".card.win").count() >= 5
+    assert reloaded, "the hand ended before the reload could be tried"
+    assert len(hole) >= 4, hole
+    assert any(x.startswith("Bring in") for x in actions), actions
+    assert any(x.startswith("Call") for x in actions) and "Check" in actions, actions
+
+    # The watcher's frames: no down card of a player before the first show / expose / result.
+    def reveals(frame: str) -> bool:
+        data = json.loads(frame)
+        event = data.get("event") or {}
+        return data.get("type") == "hand_finished" or event.get("kind") in ("show", "expose")
+
+    first_reveal = next(i for i, f in enumerate(frames) if f and reveals(f))
+    assert first_reveal > 10
+    for frame in frames[:first_reveal]:
+        for card in hole:
+            assert f'"{card}"' not in frame, f"watcher frame carries the down card {card}: {frame[:300]}"
+
+    # The hand history: the deck order revealed at the end matches the commitment published at
+    # the deal, recomputed with SHA-256 in the browser.
+    a.click("#history-btn")
+    a.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
+    assert "Deck verified" in a.inner_text(".hand-entry .verify")
+    w.click("#history-btn")
+    w.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
+
+    assert not errors, errors
+    for ctx in (ctx_a, ctx_b, ctx_w):
+        ctx.close()
+    assert time.monotonic() - started < 110
