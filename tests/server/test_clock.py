@@ -49,7 +49,7 @@ async def play(
 
 
 def finished(message: dict[str, Any]) -> bool:
-    return message["type"] == "hand_finished"
+    return bool(message["type"] == "hand_finished")
 
 
 def timeouts(client: Client, seat: int) -> list[str]:
@@ -136,7 +136,7 @@ async def test_reconnect_gets_extension_and_state(tmp_path: Path) -> None:
         assert next(s for s in gone["event"]["seats"] if s["seat"] == seat)["connected"] is False
         await asyncio.sleep(0.6)  # past the think time, inside the countdown
         back = await h.connect(token, "back")
-        assert (await back.request(type="join_table", table_id=table_id))["type"] == "ack"
+        # Seated at the table: the new connection joins it at once and gets the full state.
         state = await back.wait_for("table_state")
         assert state["your_seat"] == seat and state["hand"] is not None
         assert state["hand"]["viewer"] == seat

@@ -435,7 +435,6 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             settings.send_queue_size,
         )
         conn.start()
-        room.attach(conn)
         conn.send(
             WelcomeMsg(
                 account_id=account.id,
@@ -445,6 +444,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
                 max_message_bytes=settings.max_message_bytes,
             )
         )
+        room.attach(conn)
         try:
             while not conn.closed:
                 try:

@@ -155,8 +155,14 @@ class Room:
 
     # -- connections --------------------------------------------------------------------------
 
-    def attach(self, conn: Connection) -> None:
+    def attach(self, conn: Connection, *, rejoin: bool = True) -> None:
+        """Register a new connection; with ``rejoin`` it joins every table where its account is
+        seated (a reconnection gets the full state of those tables, and his clock extension)."""
         self.connections.setdefault(conn.account_id, {})[conn.id] = conn
+        if rejoin and not conn.is_bot:
+            for actor in self.actors.values():
+                if not actor.stopped and actor.seat_of(conn.account_id) is not None:
+                    actor.submit(actors.Watch(conn=conn))
 
     async def detach(self, conn: Connection) -> None:
         conns = self.connections.get(conn.account_id)
