@@ -186,6 +186,17 @@ async def test_verify_command(played: Store, db_url: str, capsys: pytest.Capture
     assert await asyncio.to_thread(run_cli, "verify", "done", "--database-url", db_url) == 1
 
 
+async def test_commands_refuse_a_missing_sqlite_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'missing.sqlite3'}"
+    assert await asyncio.to_thread(run_cli, "audit", "--database-url", url) == 2
+    assert "no database" in capsys.readouterr().err
+    assert await asyncio.to_thread(run_cli, "verify", "h1", "--database-url", url) == 2
+    assert not (tmp_path / "missing.sqlite3").exists()
+    bad = "postgresql+asyncpg://nobody@127.0.0.1:1/nothing"
+    assert await asyncio.to_thread(run_cli, "audit", "--database-url", bad) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
 async def test_commands_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])

@@ -37,14 +37,33 @@ async def _audit(url: str | None) -> tuple[bool, str]:
     return report.balanced, report.render()
 
 
+def missing_database(url: str) -> str | None:
+    """A message when ``url`` names a SQLite file that does not exist (opening would create it)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    on_disk = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
+    if on_disk and not Path(str(parsed.database)).exists():
+        return f"no database at {parsed.database} (give --database-url or set STUDPOKER_DATABASE_URL)"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
     from studpoker.store import StoreError, database_url
 
     url = database_url(args.database_url)
+    problem = missing_database(url)
+    if problem is not None:
+        print(f"studpoker audit: {problem}", file=sys.stderr)
+        return 2
     try:
         balanced, text = asyncio.run(_audit(url))
-    except (StoreError, OSError) as exc:
-        print(f"studpoker audit: {exc}", file=sys.stderr)
+    except (StoreError, SQLAlchemyError, OSError) as exc:
+        print(f"studpoker audit: cannot read the database: {exc}", file=sys.stderr)
         return 2
     print(f"database: {_redact(url)}")
     print(text)

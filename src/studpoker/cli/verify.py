@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import sys
 
-from studpoker.cli.audit import DB_HELP
+from studpoker.cli.audit import DB_HELP, missing_database
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,12 +36,19 @@ async def _load(url: str, hand_id: str) -> tuple[str, str, str | None, str | Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
     from studpoker.cards import CardError, commitment, parse_cards
     from studpoker.store import StoreError, database_url
 
+    url = database_url(args.database_url)
+    problem = missing_database(url)
+    if problem is not None:
+        print(f"studpoker verify: {problem}", file=sys.stderr)
+        return 2
     try:
-        status, committed, order, salt = asyncio.run(_load(database_url(args.database_url), args.hand_id))
-    except (StoreError, OSError) as exc:
+        status, committed, order, salt = asyncio.run(_load(url, args.hand_id))
+    except (StoreError, SQLAlchemyError, OSError) as exc:
         print(f"studpoker verify: {exc}", file=sys.stderr)
         return 2
     print(f"hand        {args.hand_id} ({status})")

@@ -651,6 +651,8 @@ class Store:
         self, conn: AsyncConnection, account_id: int, table_id: int, seat: int
     ) -> tuple[TableRecord, int]:
         table = await self._table(conn, table_id)
+        # Lock order everywhere: the account row, then seat rows (no deadlocks on PostgreSQL).
+        await self._account(conn, account_id, lock=True)
         row = await self._seat_row(conn, table_id, seat)
         if row.account_id != account_id:
             raise StoreError(f"seat {seat} at {table.name!r} is not yours")
