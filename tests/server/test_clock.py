@@ -129,7 +129,7 @@ async def test_reconnect_gets_extension_and_state(tmp_path: Path) -> None:
         gone = await other.wait_for(
             lambda m: (
                 m["type"] == "event"
-                and m["event"].get("type") == "seats"
+                and m["event"].get("kind") == "seats"
                 and m["event"].get("reason") == "disconnected"
             )
         )

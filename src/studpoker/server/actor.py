@@ -70,9 +70,6 @@ def jsonable(value: Any) -> Any:
             if f.name.startswith("_"):
                 continue
             out[f.name] = jsonable(getattr(value, f.name))
-        event_type = getattr(type(value), "event_type", None)
-        if "type" not in out and isinstance(event_type, str):
-            out["type"] = event_type
         return out
     if isinstance(value, Mapping):
         return {str(jsonable(k)): jsonable(v) for k, v in value.items()}
@@ -85,8 +82,8 @@ def event_dict(event: Any) -> dict[str, Any]:
     data = jsonable(event)
     if not isinstance(data, dict):
         data = {"value": data}
-    if "type" not in data and "kind" not in data:
-        data["type"] = type(event).__name__
+    if "kind" not in data:
+        data["kind"] = type(event).__name__
     return data
 
 
@@ -408,7 +405,7 @@ class TableActor:
     def _publish_seats(self, reason: str, seat: int | None = None) -> None:
         self._publish_table_event(
             {
-                "type": "seats",
+                "kind": "seats",
                 "reason": reason,
                 "seat": seat,
                 "seats": [s.model_dump() for s in self.seat_infos()],
@@ -521,7 +518,7 @@ class TableActor:
         decision = self.clock.start(self.hand_id, seat)
         self._publish_table_event(
             {
-                "type": "clock",
+                "kind": "clock",
                 "seat": seat,
                 "think_ends": decision.think_ends,
                 "countdown_ends": decision.countdown_ends,
@@ -708,7 +705,7 @@ class TableActor:
         self.hand = None
         self.hand_id = None
         self.hand_accounts = {}
-        self._publish_table_event({"type": "hand_voided", "hand_id": hand_id, "reason": reason})
+        self._publish_table_event({"kind": "hand_voided", "hand_id": hand_id, "reason": reason})
 
     async def _recover(self) -> None:
         """After an unexpected error: if the hand is broken, void it so the table goes on."""
@@ -756,7 +753,7 @@ async def _watch(actor: TableActor, cmd: Watch) -> None:
         assert d is not None
         actor._publish_table_event(
             {
-                "type": "clock",
+                "kind": "clock",
                 "seat": d.seat,
                 "think_ends": d.think_ends,
                 "countdown_ends": d.countdown_ends,
@@ -785,6 +782,7 @@ async def _resync(actor: TableActor, cmd: Resync) -> None:
     assert conn is not None
     if conn.id not in actor.watchers:
         raise TableError(ErrorCode.NOT_JOINED, f"join table {actor.table_id} first")
+    actor._ack(cmd, "resync")
     conn.send(actor.snapshot(conn))
 
 
