@@ -185,7 +185,7 @@ def test_immutable() -> None:
 
 def test_import_is_fast() -> None:
     code = "import time; t = time.perf_counter(); import studpoker.evaluate; print(time.perf_counter() - t)"
-    times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(3)]
+    times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
     assert min(times) < 0.5
 
 

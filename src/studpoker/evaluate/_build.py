@@ -29,7 +29,7 @@ Counts = tuple[int, ...]
 
 # High-hand categories, worst to best (the numbers of studpoker.evaluate.Category).
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
-DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "evaluate.npz"
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "evaluate.npz"  # as in _tables
 
 
 def multisets(size: int) -> list[Counts]:
@@ -195,7 +195,7 @@ _STORED_TYPES: dict[str, type[np.unsignedinteger[Any]]] = {"counts": np.uint8, "
 def save(path: Path = DATA_FILE) -> None:
     tables = build()
     compact = {k: v.astype(_STORED_TYPES.get(k[:6], np.uint16)) for k, v in tables.items()}
-    np.savez_compressed(path, **compact)  # type: ignore[arg-type]
+    np.savez(path, **compact)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -8,13 +8,15 @@ the best non-flush high value (``high5`` ...) and the best ace-to-five low value
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 
-from studpoker.evaluate._build import DATA_FILE
-
 U16 = npt.NDArray[np.uint16]
 I64 = npt.NDArray[np.int64]
+
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "evaluate.npz"
 
 with np.load(DATA_FILE) as _npz:
     TABLES: dict[str, npt.NDArray[np.generic]] = {name: _npz[name] for name in _npz.files}
@@ -33,15 +35,33 @@ def octal_keys(size: int) -> I64:
     return keys
 
 
-def _scalar_dicts() -> tuple[dict[int, int], dict[int, int]]:
-    high: dict[int, int] = {}
-    low: dict[int, int] = {}
-    for size in (5, 6, 7):
-        keys = octal_keys(size).tolist()
-        high.update(zip(keys, TABLES[f"high{size}"].tolist(), strict=True))
-        low.update(zip(keys, TABLES[f"razz{size}"].tolist(), strict=True))
-    return high, low
+class _ScalarTable(dict[int, int]):
+    """Rank multiset (octal key) to value; filled on the first lookup to keep import fast."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, key: int) -> int:
+        if self:
+            raise KeyError(key)
+        for size in (5, 6, 7):
+            self.update(zip(octal_keys(size).tolist(), TABLES[f"{self.kind}{size}"].tolist(), strict=True))
+        return self[key]
 
 
-HIGH_BY_OCTAL, RAZZ_BY_OCTAL = _scalar_dicts()
+HIGH_BY_OCTAL = _ScalarTable("high")
+RAZZ_BY_OCTAL = _ScalarTable("razz")
+
+
+def _flush_suits() -> npt.NDArray[np.int8]:
+    """For each 16-bit field of four 4-bit suit counters: 1 + the suit with 5 or more cards, else 0."""
+    fields = np.arange(1 << 16, dtype=np.int64)
+    out = np.zeros(1 << 16, dtype=np.int8)
+    for suit in range(4):
+        out[((fields >> (4 * suit)) & 15) >= 5] = suit + 1
+    return out
+
+
+FLUSH_SUIT_PLUS_ONE = _flush_suits()
 FLUSH_LIST: list[int] = FLUSH.tolist()

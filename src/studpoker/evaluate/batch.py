@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from studpoker.cards import CardError
-from studpoker.evaluate._tables import FLUSH, TABLES, WORST_QUALIFIER
+from studpoker.evaluate._tables import FLUSH, FLUSH_SUIT_PLUS_ONE, TABLES, WORST_QUALIFIER
 
 __all__ = ["batch_high", "batch_low8", "batch_omaha8", "batch_razz"]
 
@@ -43,11 +43,7 @@ CARD_RANK_KEYS: I64 = RANK_KEYS[_CODES >> 2].astype(np.int64)
 _ONE_HOT: npt.NDArray[np.uint64] = (np.uint64(1) << _CODES.astype(np.uint64)).astype(np.uint64)
 
 # For each 16-bit suit-counter field: the suit with five or more cards, or -1.
-_fields = np.arange(1 << 16, dtype=np.int64)
-FLUSH_SUIT: npt.NDArray[np.int8] = np.full(1 << 16, -1, dtype=np.int8)
-for _suit in range(4):
-    FLUSH_SUIT[((_fields >> (4 * _suit)) & 15) >= 5] = _suit
-del _fields, _suit
+FLUSH_SUIT: npt.NDArray[np.int8] = FLUSH_SUIT_PLUS_ONE - np.int8(1)
 
 _direct: dict[tuple[str, int], U16] = {}
 

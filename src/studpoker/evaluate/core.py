@@ -16,7 +16,13 @@ from itertools import combinations
 from typing import Any
 
 from studpoker.cards import RANK_NAMES, RANK_PLURALS, Card, CardError
-from studpoker.evaluate._tables import FLUSH_LIST, HIGH_BY_OCTAL, RAZZ_BY_OCTAL, WORST_QUALIFIER
+from studpoker.evaluate._tables import (
+    FLUSH_LIST,
+    FLUSH_SUIT_PLUS_ONE,
+    HIGH_BY_OCTAL,
+    RAZZ_BY_OCTAL,
+    WORST_QUALIFIER,
+)
 
 __all__ = [
     "Category",
@@ -115,9 +121,7 @@ def _key_sum(cards: tuple[Any, ...], what: str) -> int:
 
 
 # For each 16-bit suit-counter field: 1 + the suit holding five or more cards, else 0.
-_FLUSH_SUIT = [
-    next((1 + suit for suit in range(4) if (field >> (4 * suit)) & 15 >= 5), 0) for field in range(1 << 16)
-]
+_FLUSH_SUIT: list[int] = FLUSH_SUIT_PLUS_ONE.tolist()
 
 
 def _flush_value(s: int) -> int:
