@@ -54,6 +54,19 @@ RawEvent = tuple[
 
 NOBODY = 0  # visibility of burnt cards: no seat may see them
 
+# Legal options are immutable: share one object per (kind, amount, all_in).
+_OPTIONS: dict[tuple[ActionKind, int, bool], LegalOption] = {}
+
+
+def _option(kind: ActionKind, amount: int, all_in: bool = False) -> LegalOption:
+    key = (kind, amount, all_in)
+    option = _OPTIONS.get(key)
+    if option is None:
+        if len(_OPTIONS) > 50_000:
+            _OPTIONS.clear()
+        option = _OPTIONS[key] = LegalOption(kind=kind, amount=amount, all_in=all_in)
+    return option
+
 
 class Hand:
     """One hand of a game, from the antes to the awards. See docs/engine.md.
@@ -114,6 +127,7 @@ class Hand:
         self._leader: int | None = None
         self._bring_in_player: int | None = None
         self._legal: tuple[LegalOption, ...] | None = None
+        self._legal_view: LegalActions | None = None
         self._result: HandResult | None = None
         self._unit = stakes.small_bet
         self._cap = 1 + self.house.max_raises
@@ -510,7 +524,10 @@ class Hand:
         i = self._to_act
         if i is None:
             return LegalActions(seat=None)
-        return LegalActions(seat=self.seat_numbers[i], options=self._options())
+        legal = self._legal_view
+        if legal is None or legal.options is not self._legal:
+            legal = self._legal_view = LegalActions(seat=self.seat_numbers[i], options=self._options())
+        return legal
 
     def _options(self) -> tuple[LegalOption, ...]:
         cached = self._legal
@@ -526,22 +543,22 @@ class Hand:
         if self._bring_in_due:
             bring = stakes.bring_in
             if stack <= bring:
-                options.append(LegalOption(kind=_BRING_IN, amount=most, all_in=True))
+                options.append(_option(_BRING_IN, most, True))
             else:
-                options.append(LegalOption(kind=_BRING_IN, amount=bring))
+                options.append(_option(_BRING_IN, bring))
                 target = stakes.small_bet
-                options.append(LegalOption(kind=_COMPLETE, amount=min(target, most), all_in=most <= target))
+                options.append(_option(_COMPLETE, min(target, most), most <= target))
             self._legal = tuple(options)
             return self._legal
         cur = self._cur
         if cur > bet:
-            options.append(LegalOption(kind=_FOLD, amount=bet))
+            options.append(_option(_FOLD, bet))
             if most <= cur:
-                options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
+                options.append(_option(_CALL, most, True))
             else:
-                options.append(LegalOption(kind=_CALL, amount=cur))
+                options.append(_option(_CALL, cur))
         else:
-            options.append(LegalOption(kind=_CHECK, amount=bet))
+            options.append(_option(_CHECK, bet))
         if most > cur and not self._acted[i] and (self._uncapped or self._bets < self._cap):
             for j in range(self._n):
                 if (
@@ -568,9 +585,9 @@ class Hand:
                     targets = [full + stakes.small_bet, full + stakes.big_bet]
             for target in targets:
                 if most <= target:
-                    options.append(LegalOption(kind=kind, amount=most, all_in=True))
+                    options.append(_option(kind, most, True))
                     break
-                options.append(LegalOption(kind=kind, amount=target))
+                options.append(_option(kind, target))
         self._legal = tuple(options)
         return self._legal
 
@@ -592,8 +609,16 @@ class Hand:
 
     def act(self, seat: int, kind: ActionKind, amount: int | None = None) -> None:
         """Like :meth:`apply` without building the returned events (fast path for simulations)."""
-        option = self._check_turn(seat, Action(kind=kind, amount=amount))
-        self._do(option, None)
+        i = self._to_act
+        if i is not None and self.seat_numbers[i] == seat:
+            for option in self._legal or self._options():
+                if option.kind is kind and (
+                    option.amount == amount or (amount is None and kind in _AMOUNT_OPTIONAL)
+                ):
+                    self._do(option, None)
+                    return
+        self._check_turn(seat, Action(kind=kind, amount=amount))  # raises the right error
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _check_turn(self, seat: int, action: Action) -> LegalOption:
         i = self._to_act
