@@ -153,6 +153,9 @@ async def test_commands_read_the_environment(
     assert await asyncio.to_thread(run_cli, "verify", "done") == 0
     monkeypatch.delenv("STUDPOKER_DATABASE_URL")
     assert database_url() == DEFAULT_URL == "sqlite+aiosqlite:///studpoker.sqlite3"
+    assert database_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert database_url("postgresql://u:p@h/db") == "postgresql+asyncpg://u:p@h/db"
+    assert database_url("postgres://u@h:5433/db") == "postgresql+asyncpg://u@h:5433/db"
 
 
 async def test_verify_command(played: Store, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:

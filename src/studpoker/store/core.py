@@ -74,9 +74,26 @@ _TABLE_FIELDS = (
 Entry = dict[str, Any]
 
 
+_ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgresql": "postgresql+asyncpg",
+    "postgres": "postgresql+asyncpg",
+    "postgresql+psycopg2": "postgresql+asyncpg",
+    "postgresql+psycopg": "postgresql+asyncpg",
+}
+
+
 def database_url(url: str | None = None) -> str:
-    """``url`` if given, else ``$STUDPOKER_DATABASE_URL``, else a SQLite file in the working directory."""
-    return url or os.environ.get("STUDPOKER_DATABASE_URL") or DEFAULT_URL
+    """``url`` if given, else ``$STUDPOKER_DATABASE_URL``, else a SQLite file in the working directory.
+
+    A URL naming no async driver gets one: ``sqlite:///x.db`` becomes ``sqlite+aiosqlite:///x.db``
+    and ``postgresql://...`` becomes ``postgresql+asyncpg://...``.
+    """
+    chosen = url or os.environ.get("STUDPOKER_DATABASE_URL") or DEFAULT_URL
+    scheme, sep, rest = chosen.partition("://")
+    if sep and scheme.lower() in _ASYNC_DRIVERS:
+        return f"{_ASYNC_DRIVERS[scheme.lower()]}://{rest}"
+    return chosen
 
 
 def hash_token(token: str) -> str:
@@ -970,10 +987,9 @@ class Store:
                 entries.append(_bankroll(account_id, amount))
                 await self._credit_bankroll(conn, account_id, amount)
         await self._move_seats(conn, table_id, back_to_seat)
-        if entries:
-            await self._post(
-                conn, "void", entries, table_id=table_id, hand_id=hand_id, memo=str(reason)[:400]
-            )
+        # Always recorded, with no entries when nothing had reached the pot (the batched design:
+        # the stacks were never debited, so every contribution is back with its owner already).
+        await self._post(conn, "void", entries, table_id=table_id, hand_id=hand_id, memo=str(reason)[:400])
         await conn.execute(
             update(hands)
             .where(hands.c.id == hand_id)
