@@ -57,7 +57,7 @@ def test_o8_short_blind_puts_player_all_in() -> None:
     assert hand.result.pots[0].amount == 12
 
 
-def test_o8_two_plus_three_and_no_possible_low() -> None:
+def test_o8_no_possible_low() -> None:
     # Seat 2 (left of the button) is dealt first. Seat 1 holds one heart: no flush.
     deck = omaha_deck("3h 4h 8c 8d", "Ah Qs Qd 3c", board="2h 5h 9h Kh Jc")
     hand = omaha([(1, 100), (2, 100)], button=1, deck=deck)
@@ -97,3 +97,11 @@ def test_o8_hi_lo_split() -> None:
     assert [(s.seat, s.amount, s.half) for s in pot.shares] == [(2, 10, "high"), (1, 10, "low")]
     lows = {h.seat: h.low for h in hand.result.shown}
     assert lows == {1: "Eight-Four low", 2: None}
+
+
+def test_o8_ten_players() -> None:
+    hand = omaha([(s, 200) for s in range(1, 11)], button=10)
+    assert hand.to_act == 3
+    check_down(hand)
+    assert sum(hand.result.final_stacks.values()) == 2000
+    assert hand.deck.dealt == 45

@@ -240,3 +240,33 @@ def test_first_player_may_check_or_bet() -> None:
     hand = stud("7S8", deck, [100, 100, 100])
     play(hand, "2:bi 3:c 1:c")
     assert [k for k in hand.legal_actions().kinds()] == [ActionKind.CHECK, ActionKind.BET]
+
+
+def test_two_to_eight_players_in_stud() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="2 to 8 players"):
+        stud("7S", Deck.shuffled(random.Random(1)), [100] * 9)
+    with pytest.raises(ValueError, match="2 to 8 players"):
+        stud("RZ", Deck.shuffled(random.Random(1)), [100])
+
+
+def test_all_in_runout_turns_hands_face_up_and_deals_the_rest() -> None:
+    deck = stud_deck("Ah Kh 9c 2d 3d 4d 5s", "Ad Kd 2c Kc 3c 4c 5c", "As Ks 7c 7d 3h 4h 5h")
+    hand = stud("7S", deck, [500, 500, 11])
+    play(hand, "2:bi 3:co 1:c 2:c")  # seat 3 all-in for the completion; seats 1 and 2 still bet
+    assert hand.street == "fourth" and not kinds_of(hand.events, EventKind.EXPOSE)
+    play(hand, f"{hand.to_act}:b=10")
+    legal = hand.legal_actions()
+    play(hand, f"{legal.seat}:f")  # all but one of the players left are all-in
+    assert hand.is_over
+    exposed = kinds_of(hand.events, EventKind.EXPOSE)
+    assert [e.seat for e in exposed] == sorted(e.seat for e in exposed)
+    assert len(exposed) == 2
+    view = hand.view(None)
+    for seat in view.seats:
+        if not seat.folded:
+            assert len(seat.down) == 3 and all(c is not None for c in seat.down)
+    later = [e for e in kinds_of(hand.events, EventKind.DEAL) if e.street in ("fifth", "sixth", "seventh")]
+    assert later and all(e.visibility is None for e in later)  # dealt face up to everyone
+    assert sum(hand.result.final_stacks.values()) == 1011
