@@ -61,3 +61,22 @@ async def test_stand_up_cashes_out(harness: Harness) -> None:
     assert not actor.seats
     accounts = [await harness.store.account_by_name(n) for n in ("alice", "bob")]
     assert sum(a.bankroll for a in accounts) == 2 * harness.store.starting_grant
+
+
+async def test_history_readable_by_players(harness: Harness) -> None:
+    actor = await harness.add_table("RZ", 100, 200)
+    tokens = [await harness.register(name) for name in ("hana", "ivan")]
+    clients = [await harness.connect(t, n) for t, n in zip(tokens, ("hana", "ivan"), strict=True)]
+    actor.hand_pause_seconds = 0.3
+    for seat, client in enumerate(clients, start=1):
+        await harness.seat(client, actor.table_id, seat, 3000)
+    finished = (await asyncio.gather(*(autoplay(c) for c in clients)))[0][0]
+    await asyncio.sleep(0.05)
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    listed = (await harness.http.get("/api/hands", headers=headers)).json()
+    assert finished["hand_id"] in [h["id"] for h in listed]
+    one = (await harness.http.get(f"/api/hands/{finished['hand_id']}", headers=headers)).json()
+    assert one["status"] == "finished" and one["commitment"] == finished["commitment"]
+    assert one["salt"] == finished["salt"] and one["deck_order"].split() == finished["deck_order"]
+    assert "hana" in one["text"] and "ivan" in one["text"]
+    assert sum(s["award"] for s in one["seats"]) == sum(s["contribution"] for s in one["seats"])

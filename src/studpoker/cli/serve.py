@@ -44,14 +44,17 @@ def register(subparsers: Any) -> None:
         help="seconds a bot thinks before acting (default 0.6 1.8)",
     )
     parser.add_argument(
-        "--think-seconds", type=float, default=10.0, help="action clock: think time per decision (default 10)"
+        "--think-seconds",
+        type=float,
+        default=None,
+        help="action clock: think time per decision, for every table (default: each table's, 10 s)",
     )
     parser.add_argument(
         "--countdown-seconds",
         type=float,
-        default=20.0,
-        help="action clock: the visible countdown after the think time, also the reconnection extension"
-        " (default 20)",
+        default=None,
+        help="action clock: the visible countdown after the think time, also the reconnection extension,"
+        " for every table (default: each table's, 20 s)",
     )
     parser.add_argument(
         "--hand-pause", type=float, default=3.0, help="seconds between hands at a table (default 3)"

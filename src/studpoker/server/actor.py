@@ -563,13 +563,14 @@ class TableActor:
             s for _, s in sorted(self.seats.items()) if not s.sitting_out and not s.leaving and s.stack > 0
         ]
 
-    def _maybe_schedule_hand(self) -> None:
+    def _maybe_schedule_hand(self, delay: float | None = None) -> None:
         if self.hand is not None or self._start_timer is not None or self.stopped:
             return
         if len(self._eligible()) < 2:
             return
         loop = asyncio.get_running_loop()
-        self._start_timer = loop.call_later(self.hand_pause_seconds, self._start_due)
+        pause = self.hand_pause_seconds if delay is None else delay
+        self._start_timer = loop.call_later(pause, self._start_due)
 
     def _start_due(self) -> None:
         self._start_timer = None
@@ -648,7 +649,9 @@ class TableActor:
             awards[seat] = final_stacks.get(seat, start - put) - start + put
         deck = self._deck
         assert deck is not None
-        await self.room.store_finish_hand(hand, hand_id, contributions, awards, deck)
+        await self.room.store_finish_hand(
+            hand, hand_id, contributions, awards, deck, accounts=self.hand_accounts, table=self.config.name
+        )
         for seat, stack in final_stacks.items():
             state = self.seats.get(seat)
             if state is not None and state.account_id == self.hand_accounts.get(seat):
@@ -907,7 +910,15 @@ async def _clock_expired(actor: TableActor, cmd: ClockExpired) -> None:
 async def _start(actor: TableActor, cmd: StartHand) -> None:
     if actor.stopped:
         return
-    await actor._start_hand()
+    try:
+        await actor._start_hand()
+    except Exception:
+        # Nothing was dealt (the hand is kept only once the store has it): try again later.
+        log.exception("table %s: could not start a hand", actor.table_id)
+        actor.hand = None
+        actor.hand_id = None
+        actor.hand_accounts = {}
+        actor._maybe_schedule_hand(max(2.0, actor.hand_pause_seconds))
 
 
 @handles(Stop)

@@ -65,8 +65,14 @@ def default_table_configs(settings: Settings) -> list[TableConfig]:
                     game,
                     small,
                     big,
-                    think_seconds=max(1, round(settings.think_seconds)),
-                    countdown_seconds=max(0, round(settings.countdown_seconds)),
+                    think_seconds=10
+                    if settings.think_seconds is None
+                    else max(1, round(settings.think_seconds)),
+                    countdown_seconds=(
+                        20
+                        if settings.countdown_seconds is None
+                        else max(0, round(settings.countdown_seconds))
+                    ),
                 )
             )
     return configs
@@ -249,10 +255,28 @@ class Room:
                     p.stack,
                 )
 
+    def name_of(self, account_id: int) -> str:
+        for conn in self.connections.get(account_id, {}).values():
+            return conn.name
+        for actor in self.actors.values():
+            state = actor.seat_of(account_id)
+            if state is not None:
+                return state.name
+        return f"#{account_id}"
+
     async def store_finish_hand(
-        self, hand: Any, hand_id: str, contributions: dict[int, int], awards: dict[int, int], deck: Any
+        self,
+        hand: Any,
+        hand_id: str,
+        contributions: dict[int, int],
+        awards: dict[int, int],
+        deck: Any,
+        *,
+        accounts: dict[int, int],
+        table: str | None = None,
     ) -> None:
-        phh, text = _histories(hand, hand_id)
+        names = {seat: self.name_of(account_id) for seat, account_id in accounts.items()}
+        phh, text = _histories(hand, hand_id, names, table)
         await self.store.finish_hand(
             hand_id,
             contributions=contributions,
@@ -279,7 +303,7 @@ class Room:
 _MISSING_WRITERS: set[str] = set()
 
 
-def _writer(module_name: str, *names: str) -> Callable[[Any], Any] | None:
+def _writer(module_name: str, *names: str) -> Callable[..., Any] | None:
     """A history writer function if that module provides one (logged once when it does not)."""
     try:
         module = importlib.import_module(module_name)
@@ -288,15 +312,21 @@ def _writer(module_name: str, *names: str) -> Callable[[Any], Any] | None:
     for name in names:
         func = getattr(module, name, None)
         if callable(func):
-            return cast(Callable[[Any], Any], func)
+            return cast(Callable[..., Any], func)
     if module_name not in _MISSING_WRITERS:
         _MISSING_WRITERS.add(module_name)
         log.warning("%s has no %s: hands are stored without that history", module_name, " / ".join(names))
     return None
 
 
-def _histories(hand: Any, hand_id: str) -> tuple[str, str]:
-    """The PHH and the readable text of a finished hand (empty when a writer is missing or fails)."""
+def _histories(
+    hand: Any, hand_id: str, players: dict[int, str] | None = None, table: str | None = None
+) -> tuple[str, str]:
+    """The PHH and the readable text of a finished hand (empty when a writer is missing or fails).
+
+    The stored text prints every card: only the players of the hand may read it, and they are
+    sent the deck order and salt at the end of the hand anyway (the deal is verifiable).
+    """
     phh = text = ""
     dump = _writer("studpoker.history.phh", "dump_hand", "dumps_hand")
     if dump is not None:
@@ -304,10 +334,10 @@ def _histories(hand: Any, hand_id: str) -> tuple[str, str]:
             phh = str(dump(hand))
         except Exception:
             log.exception("hand %s: the PHH writer failed", hand_id)
-    render = _writer("studpoker.history.text", "render_hand", "dump_hand", "format_hand", "hand_text")
+    render = _writer("studpoker.history.text", "text_history", "render_hand")
     if render is not None:
         try:
-            text = str(render(hand))
+            text = str(render(hand, reveal=True, players=players, hand_id=hand_id, table=table))
         except Exception:
             log.exception("hand %s: the text writer failed", hand_id)
     return phh, text

@@ -16,9 +16,11 @@ class Settings:
     bot_tables: int | None = None
     # Seconds a bot waits before acting (a random value in this range).
     bot_delay: tuple[float, float] = (0.6, 1.8)
-    # The action clock for tables created by this server: think time, then the visible countdown.
-    think_seconds: float = 10.0
-    countdown_seconds: float = 20.0
+    # The action clock: think time, then the visible countdown (also the reconnection extension).
+    # None: each table's own setting (10 s + 20 s for the default tables); a number overrides
+    # every table (tests use short clocks).
+    think_seconds: float | None = None
+    countdown_seconds: float | None = None
     # Pause between hands.
     hand_pause_seconds: float = 3.0
     # Create the default tables when the store has none.
