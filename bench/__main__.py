@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module defines ``main() -> None`` that measures and prints its table.
-MODULES: tuple[str, ...] = ("engine",)
+MODULES: tuple[str, ...] = ("engine", "load")
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,145 @@
+"""A live room in a background thread, for synchronous fuzzers (hypothesis drives plain functions).
+
+The server runs uvicorn in its own event loop on a thread; tests talk to it over real sockets
+(``websockets.sync`` and ``httpx``) and read its state through :meth:`LiveRoom.call`, which runs
+a coroutine in the server's loop. :meth:`LiveRoom.fingerprint` is everything a rejected input
+must leave unchanged: the database rows that hold money, accounts, sessions and hands, and each
+table actor's seating and version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import text
+
+from studpoker.server import create_app
+from studpoker.server.lobby import Room
+from studpoker.store import Store, TableConfig
+from tests.server.conftest import fast_store, make_settings
+
+FINGERPRINT_SQL = {
+    "accounts": "select count(*), coalesce(sum(bankroll), 0) from accounts",
+    "sessions": "select count(*), coalesce(sum(case when revoked then 1 else 0 end), 0) from sessions",
+    "ledger": "select count(*) from ledger_transactions",
+    "entries": "select count(*), coalesce(sum(amount), 0) from ledger_entries",
+    "hands": "select count(*) from hands",
+    "seats": "select table_id, seat, account_id, stack from seats order by table_id, seat",
+}
+
+
+class LiveRoom:
+    def __init__(self, tmp_path: Path, **overrides: Any) -> None:
+        values: dict[str, Any] = {"message_rate": 10_000.0, "message_burst": 10_000.0}
+        values.update(overrides)
+        self.settings = make_settings(tmp_path, **values)
+        self.app = create_app(self.settings, store_factory=fast_store)
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._main, name="live-room", daemon=True)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._sock = sock
+        self.base = f"127.0.0.1:{sock.getsockname()[1]}"
+        config = uvicorn.Config(
+            self.app, log_level="critical", ws_ping_interval=None, ws_max_size=64 * 1024, lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.http = httpx.Client(base_url=f"http://{self.base}", timeout=20)
+
+    def _main(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self.server.serve(sockets=[self._sock]))
+
+    def start(self) -> None:
+        self._thread.start()
+        for _ in range(1000):
+            if self.server.started:
+                return
+            threading.Event().wait(0.01)
+        raise RuntimeError("the live room did not start")
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self._thread.join(20)
+
+    def call(self, coro: Coroutine[Any, Any, Any], timeout: float = 30.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    @property
+    def room(self) -> Room:
+        room: Room = self.app.state.room
+        return room
+
+    @property
+    def store(self) -> Store:
+        store: Store = self.app.state.store
+        return store
+
+    def add_table(self, game: str = "7S", small: int = 100, big: int = 200) -> int:
+        async def make() -> int:
+            name = f"{game} {small}/{big} #{len(self.room.actors) + 1}"
+            record = await self.store.create_table(TableConfig.derive(name, game, small, big))
+            self.room.add_actor(record)
+            return record.id
+
+        table_id: int = self.call(make())
+        return table_id
+
+    def register(self, name: str, password: str = "password123") -> tuple[str, int]:
+        response = self.http.post("/api/register", json={"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return str(body["token"]), int(body["account"]["id"])
+
+    def fingerprint(self) -> dict[str, Any]:
+        async def read() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            async with self.store.engine.connect() as conn:
+                for key, sql in FINGERPRINT_SQL.items():
+                    out[key] = [tuple(r) for r in (await conn.execute(text(sql))).all()]
+            for table_id, actor in sorted(self.room.actors.items()):
+                out[f"table {table_id}"] = (
+                    actor.version,
+                    actor.hand_id,
+                    sorted((s.seat, s.account_id, s.stack, s.sitting_out) for s in actor.seats.values()),
+                )
+            return out
+
+        result: dict[str, Any] = self.call(read())
+        return result
+
+    def audit_balanced(self) -> bool:
+        async def run() -> bool:
+            return bool((await self.store.audit()).balanced)
+
+        ok: bool = self.call(run())
+        return ok
+
+
+@contextlib.contextmanager
+def live_room(tmp_path: Path, **overrides: Any) -> Iterator[LiveRoom]:
+    room = LiveRoom(tmp_path, **overrides)
+    room.start()
+    try:
+        yield room
+        assert room.audit_balanced()
+    finally:
+        room.stop()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveRoom]:
+    with live_room(tmp_path_factory.mktemp("live")) as room:
+        yield room
