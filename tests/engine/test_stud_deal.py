@@ -261,7 +261,7 @@ def test_all_in_runout_turns_hands_face_up_and_deals_the_rest() -> None:
     play(hand, f"{legal.seat}:f")  # all but one of the players left are all-in
     assert hand.is_over
     exposed = kinds_of(hand.events, EventKind.EXPOSE)
-    assert [e.seat for e in exposed] == sorted(e.seat for e in exposed)
+    assert [e.seat for e in exposed] == sorted(e.seat or 0 for e in exposed)
     assert len(exposed) == 2
     view = hand.view(None)
     for seat in view.seats:

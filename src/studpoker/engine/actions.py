@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -60,7 +61,7 @@ class LegalActions:
     seat: int | None
     options: tuple[LegalOption, ...] = ()
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[LegalOption]:
         return iter(self.options)
 
     def __len__(self) -> int:
