@@ -135,3 +135,27 @@ async def test_heartbeat_timeout(tmp_path: Path) -> None:
         client: Client = await h.player("sleepy")
         await asyncio.wait_for(client.closed.wait(), 5)
         assert client.log[-1]["code"] == "heartbeat_timeout"
+
+
+async def test_logout_closes_the_socket(harness: Harness) -> None:
+    token = await harness.register("leaver")
+    client = await harness.connect(token, "leaver")
+    response = await harness.http.post("/api/logout", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 204
+    await asyncio.wait_for(client.closed.wait(), 5)
+    assert client.log[-1]["code"] == ErrorCode.UNAUTHORIZED
+
+
+async def test_add_chips_between_hands(harness: Harness) -> None:
+    actor = await harness.add_table("7S", 100, 200)
+    client = await harness.player("topper")
+    await harness.seat(client, actor.table_id, 3, 2000)
+    answer = await client.request(type="add_chips", table_id=actor.table_id, amount=500)
+    assert answer["type"] == "ack"
+    assert actor.seats[3].stack == 2500
+    too_much = await client.request(type="add_chips", table_id=actor.table_id, amount=10**6)
+    assert too_much["code"] == ErrorCode.BAD_BUY_IN and actor.seats[3].stack == 2500
+    seats = await harness.store.seats(actor.table_id)
+    assert seats[3].stack == 2500
+    account = await harness.store.account_by_name("topper")
+    assert account.bankroll == harness.store.starting_grant - 2500

@@ -133,6 +133,11 @@ class StandUp(Command):
 
 
 @dataclass(kw_only=True)
+class AddChips(Command):
+    amount: int
+
+
+@dataclass(kw_only=True)
 class Act(Command):
     hand_id: str
     kind: str
@@ -687,7 +692,11 @@ class TableActor:
         changed = False
         for seat, state in sorted(self.seats.items()):
             if state.leaving or state.stack <= 0:
-                await self.room.store_cash_out(state, self.table_id)
+                try:
+                    await self.room.store_cash_out(state, self.table_id)
+                except Exception:
+                    log.exception("table %s: could not cash out seat %s", self.table_id, seat)
+                    continue
                 del self.seats[seat]
                 changed = True
         if changed:
@@ -850,6 +859,26 @@ async def _stand_up(actor: TableActor, cmd: StandUp) -> None:
     await actor.room.store_cash_out(state, actor.table_id)
     del actor.seats[state.seat]
     actor._publish_seats("stood_up", state.seat)
+
+
+@handles(AddChips)
+async def _add_chips(actor: TableActor, cmd: AddChips) -> None:
+    state = actor._require_seat(cmd)
+    if actor.in_hand(state.seat):
+        raise TableError(ErrorCode.IN_HAND, "chips can be added between hands only")
+    if state.leaving:
+        raise TableError(ErrorCode.NOT_SEATED, "you are leaving this table")
+    limit = actor.config.max_buy_in
+    if state.stack + cmd.amount > limit:
+        raise TableError(
+            ErrorCode.BAD_BUY_IN,
+            f"a stack may hold at most {limit}: you can add up to {max(0, limit - state.stack)}",
+        )
+    await actor.room.store_add_chips(state.account_id, actor.table_id, state.seat, cmd.amount)
+    state.stack += cmd.amount
+    actor._ack(cmd, "add_chips")
+    actor._publish_seats("added_chips", state.seat)
+    actor._maybe_schedule_hand()
 
 
 @handles(Act)

@@ -340,7 +340,9 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     @app.post("/api/logout", status_code=204, responses=_RESPONSES, tags=["accounts"])
     async def logout(request: Request, token: Annotated[str, Depends(current_token)]) -> Response:
         """Revoke the session of the bearer token."""
-        await room_of(request).store.revoke(token)
+        room = room_of(request)
+        await room.store.revoke(token)
+        room.close_session(token)
         return Response(status_code=204)
 
     @app.get("/api/me", response_model=AccountOut, responses=_RESPONSES, tags=["accounts"])
@@ -424,9 +426,10 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     async def websocket_endpoint(websocket: WebSocket, token: str | None = None) -> None:
         room: Room = websocket.app.state.room
         await websocket.accept()
-        account = await _authenticate_socket(websocket, room, token, settings)
-        if account is None:
+        authenticated = await _authenticate_socket(websocket, room, token, settings)
+        if authenticated is None:
             return
+        account, token = authenticated
         conn = WebSocketConnection(
             websocket,
             account.id,
@@ -434,6 +437,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             TokenBucket(settings.message_rate, settings.message_burst),
             settings.send_queue_size,
         )
+        conn.token = token
         conn.start()
         conn.send(
             WelcomeMsg(
@@ -479,8 +483,9 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
 
 async def _authenticate_socket(
     websocket: WebSocket, room: Room, token: str | None, settings: Settings
-) -> Account | None:
-    """The account of ``?token=`` or of a first ``auth`` message (within 10 s); None after refusing."""
+) -> tuple[Account, str] | None:
+    """The account and token of ``?token=`` or of a first ``auth`` message (within 10 s);
+    None after refusing."""
 
     async def refuse(message: str, ref: str | None = None) -> None:
         with contextlib.suppress(Exception):
@@ -505,7 +510,7 @@ async def _authenticate_socket(
             return None
         token, ref = message.token, message.id
     try:
-        return await room.store.authenticate(token)
+        return await room.store.authenticate(token), token
     except AuthError as exc:
         await refuse(str(exc), ref)
         return None

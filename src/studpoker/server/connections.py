@@ -54,6 +54,7 @@ class WebSocketConnection(Connection):
     ) -> None:
         super().__init__(account_id, name, bucket)
         self.websocket = websocket
+        self.token: str | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task[None] | None = None
 

@@ -24,6 +24,7 @@ from .actor import TableActor, TableError
 from .connections import Connection
 from .protocol import (
     ActionMsg,
+    AddChipsMsg,
     AuthMsg,
     ErrorCode,
     ErrorMsg,
@@ -182,6 +183,17 @@ class Room:
                 actor.submit(actors.Unwatch(conn=conn, closed=True))
         conn.tables.clear()
 
+    def close_session(self, token: str) -> int:
+        """Close the sockets opened with a session token that was just revoked."""
+        closed = 0
+        for conns in list(self.connections.values()):
+            for conn in list(conns.values()):
+                if getattr(conn, "token", None) == token:
+                    conn.send(ErrorMsg(code=ErrorCode.UNAUTHORIZED, message="this session was logged out"))
+                    conn.close(4401, "logged out")
+                    closed += 1
+        return closed
+
     def is_connected(self, account_id: int, table_id: int) -> bool:
         for conn in self.connections.get(account_id, {}).values():
             if conn.is_bot or table_id in conn.tables:
@@ -235,6 +247,14 @@ class Room:
             raise TableError(ErrorCode.NOT_FOUND, str(exc)) from None
         except StoreError as exc:
             raise TableError(ErrorCode.SEAT_TAKEN, str(exc)) from None
+
+    async def store_add_chips(self, account_id: int, table_id: int, seat: int, amount: int) -> None:
+        try:
+            await self.store.add_chips(account_id, table_id, seat, amount)
+        except InsufficientFundsError as exc:
+            raise TableError(ErrorCode.INSUFFICIENT_FUNDS, str(exc)) from None
+        except StoreError as exc:
+            raise TableError(ErrorCode.BAD_BUY_IN, str(exc)) from None
 
     async def store_cash_out(self, state: actors.SeatState, table_id: int) -> None:
         await self.store.cash_out(state.account_id, table_id, state.seat)
@@ -376,6 +396,10 @@ async def _on_stand_up(room: Room, conn: Connection, msg: StandUpMsg) -> None:
     room.actor_for(msg.table_id).submit(actors.StandUp(conn=conn, ref=msg.id))
 
 
+async def _on_add_chips(room: Room, conn: Connection, msg: AddChipsMsg) -> None:
+    room.actor_for(msg.table_id).submit(actors.AddChips(conn=conn, ref=msg.id, amount=msg.amount))
+
+
 async def _on_action(room: Room, conn: Connection, msg: ActionMsg) -> None:
     room.actor_for(msg.table_id).submit(
         actors.Act(
@@ -400,6 +424,7 @@ HANDLERS: dict[type[_Msg], MessageHandler] = {
     SitOutMsg: _on_sit_out,
     SitInMsg: _on_sit_in,
     StandUpMsg: _on_stand_up,
+    AddChipsMsg: _on_add_chips,
     ActionMsg: _on_action,
     PingMsg: _on_ping,
     ResyncMsg: _on_resync,

@@ -99,6 +99,12 @@ class StandUpMsg(_Msg):
     table_id: TableId
 
 
+class AddChipsMsg(_Msg):
+    type: Literal["add_chips"] = "add_chips"
+    table_id: TableId
+    amount: Annotated[int, Field(ge=1, le=10**12)]
+
+
 class ActionMsg(_Msg):
     type: Literal["action"] = "action"
     table_id: TableId
@@ -126,6 +132,7 @@ ClientMessage = (
     | SitOutMsg
     | SitInMsg
     | StandUpMsg
+    | AddChipsMsg
     | ActionMsg
     | PingMsg
     | ResyncMsg
@@ -139,6 +146,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[_Msg]] = {
     "sit_out": SitOutMsg,
     "sit_in": SitInMsg,
     "stand_up": StandUpMsg,
+    "add_chips": AddChipsMsg,
     "action": ActionMsg,
     "ping": PingMsg,
     "resync": ResyncMsg,
