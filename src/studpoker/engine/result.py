@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from studpoker.cards import Card
+from studpoker.evaluate import HighHand, LowHand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,14 +42,32 @@ class PotResult:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShownHand:
-    """A hand shown at showdown: all the seat's cards and the names of its best hands."""
+    """A hand shown at showdown: all the seat's cards and its best hands.
+
+    ``high_hand`` / ``low_hand`` are the evaluator's values (razz: the low only); the names and
+    the five cards used are worked out when first asked for.
+    """
 
     seat: int
     cards: tuple[Card, ...]
-    high: str | None = None
-    high_cards: tuple[Card, ...] = ()
-    low: str | None = None
-    low_cards: tuple[Card, ...] = ()
+    high_hand: HighHand | None = None
+    low_hand: LowHand | None = None
+
+    @property
+    def high(self) -> str | None:
+        return None if self.high_hand is None else self.high_hand.name
+
+    @property
+    def high_cards(self) -> tuple[Card, ...]:
+        return () if self.high_hand is None else self.high_hand.cards
+
+    @property
+    def low(self) -> str | None:
+        return None if self.low_hand is None else self.low_hand.name
+
+    @property
+    def low_cards(self) -> tuple[Card, ...]:
+        return () if self.low_hand is None else self.low_hand.cards
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -74,6 +74,22 @@ class _Eval:
         self.low_value: int = 0 if low is None else low.value
 
 
+class _Names:
+    """The SHOW event's text ("Flush, Ace high; Seven-Five low"), worked out only when read."""
+
+    __slots__ = ("hilo", "shown")
+
+    def __init__(self, shown: ShownHand, *, hilo: bool) -> None:
+        self.shown = shown
+        self.hilo = hilo
+
+    def __call__(self) -> str:
+        names = [n for n in (self.shown.high, self.shown.low) if n is not None]
+        if self.hilo and self.shown.low is None:
+            names.append("no low")
+        return "; ".join(names)
+
+
 def _evaluate(hand: Hand, i: int) -> _Eval:
     types = hand.game.hand_types
     if hand.game.kind == "omaha":
@@ -150,22 +166,16 @@ def showdown(hand: Hand, returned: dict[int, int]) -> HandResult:
         if hand.game.kind == "stud" and hand._up[i]:
             # Down cards first as dealt: two down, the up cards, then the seventh (down) card.
             cards = (*hand._down[i][:2], *hand._up[i], *hand._down[i][2:])
-        names = [e.high.name] if e.high is not None else []
-        if e.low is not None:
-            names.append(e.low.name)
-        elif hilo:
-            names.append("no low")
-        shown.append(
-            ShownHand(
-                seat=seats[i],
-                cards=tuple(cards),
-                high=None if razz else e.high.name,
-                high_cards=() if razz else e.high.cards,
-                low=(e.high.name if razz else (e.low.name if e.low is not None else None)),
-                low_cards=(e.high.cards if razz else (e.low.cards if e.low is not None else ())),
-            )
+        shown_hand = ShownHand(
+            seat=seats[i],
+            cards=tuple(cards),
+            high_hand=None if razz else e.high,
+            low_hand=e.high if razz else e.low,
         )
-        hand._log_event(EventKind.SHOW, seat=seats[i], cards=tuple(cards), detail="; ".join(names))
+        shown.append(shown_hand)
+        hand._log_event(
+            EventKind.SHOW, seat=seats[i], cards=tuple(cards), detail=_Names(shown_hand, hilo=hilo)
+        )
 
     results: list[PotResult] = []
     for p, (pot, players) in enumerate(zip(raw_pots, pot_players, strict=True)):

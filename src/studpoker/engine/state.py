@@ -7,7 +7,7 @@ speaks in table seat numbers. Events are kept as plain tuples and turned into
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from studpoker.cards import Card, Deck
@@ -49,7 +49,7 @@ RawEvent = tuple[
     ActionKind | None,
     bool,
     int | None,
-    str | None,
+    str | Callable[[], str] | None,
 ]
 
 NOBODY = 0  # visibility of burnt cards: no seat may see them
@@ -203,7 +203,7 @@ class Hand:
         action: ActionKind | None = None,
         all_in: bool = False,
         pot: int | None = None,
-        detail: str | None = None,
+        detail: str | Callable[[], str] | None = None,
     ) -> None:
         self._log.append((kind, visibility, seat, street, cards, amount, action, all_in, pot, detail))
 
@@ -212,6 +212,8 @@ class Hand:
         log = self._log
         for k in range(len(events), upto):
             kind, vis, seat, street, cards, amount, action, all_in, pot, detail = log[k]
+            if detail is not None and not isinstance(detail, str):
+                detail = detail()  # a text worked out only when the event is read
             events.append(
                 Event(
                     version=k + 1,
