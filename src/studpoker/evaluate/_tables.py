@@ -24,19 +24,19 @@ with np.load(DATA_FILE) as _npz:
 FLUSH: U16 = TABLES["flush"].astype(np.uint16)
 WORST_QUALIFIER: int = int(TABLES["worst_qualifier"][0])
 
-# Scalar hash: each rank owns 3 bits (counts 0..4), so the sum of ``8 ** rank`` over the
-# cards identifies the rank multiset.
-OCTAL_WEIGHTS: I64 = (8 ** np.arange(13, dtype=np.int64)).astype(np.int64)
+# ``RANK_KEYS[rank]`` summed over 5, 6 or 7 cards identifies their rank multiset (per size).
+RANK_KEYS: I64 = TABLES["rank_keys"].astype(np.int64)
+COUNT_SHIFT = 40  # the scalar dictionaries are keyed by rank-key sum + (size << COUNT_SHIFT)
 
 
-def octal_keys(size: int) -> I64:
-    counts = TABLES[f"counts{size}"].astype(np.int64)
-    keys: I64 = counts @ OCTAL_WEIGHTS
-    return keys
+def rank_sums(size: int) -> I64:
+    """The rank-key sum of every rank multiset of ``size`` cards (in table order)."""
+    sums: I64 = TABLES[f"counts{size}"].astype(np.int64) @ RANK_KEYS
+    return sums
 
 
 class _ScalarTable(dict[int, int]):
-    """Rank multiset (octal key) to value; filled on the first lookup to keep import fast."""
+    """(rank-key sum + size << 40) to value; filled on the first lookup to keep import fast."""
 
     def __init__(self, kind: str) -> None:
         super().__init__()
@@ -46,12 +46,13 @@ class _ScalarTable(dict[int, int]):
         if self:
             raise KeyError(key)
         for size in (5, 6, 7):
-            self.update(zip(octal_keys(size).tolist(), TABLES[f"{self.kind}{size}"].tolist(), strict=True))
+            keys = (rank_sums(size) + (size << COUNT_SHIFT)).tolist()
+            self.update(zip(keys, TABLES[f"{self.kind}{size}"].tolist(), strict=True))
         return self[key]
 
 
-HIGH_BY_OCTAL = _ScalarTable("high")
-RAZZ_BY_OCTAL = _ScalarTable("razz")
+HIGH_BY_SUM = _ScalarTable("high")
+RAZZ_BY_SUM = _ScalarTable("razz")
 
 
 def _flush_suits() -> npt.NDArray[np.int8]:

@@ -1,10 +1,12 @@
 """Scalar evaluators: ``high``, ``low8``, ``razz``, ``omaha8`` and their result types.
 
-A hand's value is one table lookup. Each card has an integer key that packs three fields
-into one Python int: the rank in base 8 (``8 ** rank``: the sum over the cards is the rank
-multiset), the suit as a 4-bit counter at bit 40 + 4 * suit (the sum tells whether five
-cards share a suit), and the card's own bit at 60 + code (the sum reveals a repeated card,
-since a carry loses a bit). The five cards used and the name are worked out only when asked.
+A hand's value is one dictionary lookup. Each card has an integer key that packs three
+fields into one Python int below 2 ** 43: the rank key (bits 0-22; the sum over the cards
+identifies the rank multiset, see ``_build.rank_keys``), a 4-bit counter per suit at bit
+24 + 4 * suit (the sum tells whether five cards share a suit) and a card counter at bit 40.
+The sum's rank and count fields index the value dictionary. A second pass ORs the cards'
+own bits (``1 << code``) to catch a repeated card. The five cards used and the name are
+worked out only when asked.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from typing import Any
 
 from studpoker.cards import RANK_NAMES, RANK_PLURALS, Card, CardError
 from studpoker.evaluate._tables import (
+    COUNT_SHIFT,
     FLUSH_LIST,
     FLUSH_SUIT_PLUS_ONE,
-    HIGH_BY_OCTAL,
-    RAZZ_BY_OCTAL,
+    HIGH_BY_SUM,
+    RANK_KEYS,
+    RAZZ_BY_SUM,
     WORST_QUALIFIER,
 )
 
@@ -67,13 +71,14 @@ HIGH_VALUES = 7462
 LOW_VALUES = 6175
 WHEEL_VALUE = 6175
 
-_RANK_BITS = (1 << 39) - 1
-_SUIT_SHIFT = 40
-_CARD_SHIFT = 60
+_SUIT_SHIFT = 24
+_LOOKUP_BITS = ((1 << 23) - 1) | (7 << COUNT_SHIFT)  # rank-key sum and card count
 # Keys for codes 0..51; indexes -52..-1 land on None so negative numbers fail like others.
+_RANK_KEYS: list[int] = RANK_KEYS.tolist()
 _KEY: list[Any] = [
-    (8 ** (c >> 2)) | (1 << (_SUIT_SHIFT + 4 * (c & 3))) | (1 << (_CARD_SHIFT + c)) for c in range(52)
+    _RANK_KEYS[c >> 2] + (1 << (_SUIT_SHIFT + 4 * (c & 3))) + (1 << COUNT_SHIFT) for c in range(52)
 ] + [None] * 52
+_BIT: list[Any] = [1 << c for c in range(52)] + [None] * 52
 
 
 def _low_rank(rank: int) -> int:
@@ -100,22 +105,26 @@ def _bad_cards(cards: tuple[Any, ...], low: int, high: int, what: str) -> CardEr
 def _key_sum(cards: tuple[Any, ...], what: str) -> int:
     """The summed key of 5 to 7 distinct cards, or CardError."""
     k = _KEY
+    x = _BIT
     n = len(cards)
     try:
         if n == 7:
             a, b, c, d, e, f, g = cards
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         elif n == 6:
             a, b, c, d, e, f = cards
             s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
+            m = x[a] | x[b] | x[c] | x[d] | x[e] | x[f]
         elif n == 5:
             a, b, c, d, e = cards
             s = k[a] + k[b] + k[c] + k[d] + k[e]
+            m = x[a] | x[b] | x[c] | x[d] | x[e]
         else:
             raise _bad_cards(cards, 5, 7, what)
     except (TypeError, IndexError):
         raise _bad_cards(cards, 5, 7, what) from None
-    if (s >> _CARD_SHIFT).bit_count() != n:
+    if m.bit_count() != n:
         raise _bad_cards(cards, 5, 7, what)
     return s
 
@@ -124,23 +133,20 @@ def _key_sum(cards: tuple[Any, ...], what: str) -> int:
 _FLUSH_SUIT: list[int] = FLUSH_SUIT_PLUS_ONE.tolist()
 
 
-def _flush_value(s: int) -> int:
-    """0, or the best flush value when five or more cards in the key sum share a suit."""
-    suit = _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]
-    if not suit:
-        return 0
-    cards = s >> (_CARD_SHIFT + suit - 1)
+def _flush_value(s: int, cards: Iterable[int]) -> int:
+    """The best flush value of ``cards`` (key sum ``s``), five or more of which share a suit."""
+    suit = _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF] - 1
     mask = 0
-    for rank in range(13):
-        if cards >> (4 * rank) & 1:
-            mask |= 1 << rank
+    for c in cards:
+        if c & 3 == suit:
+            mask |= 1 << (c >> 2)
     return FLUSH_LIST[mask]
 
 
-def _high_of_sum(s: int) -> int:
+def _high_of_sum(s: int, cards: Iterable[int]) -> int:
     if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
-        return _flush_value(s)
-    return HIGH_BY_OCTAL[s & _RANK_BITS]
+        return _flush_value(s, cards)
+    return HIGH_BY_SUM[s & _LOOKUP_BITS]
 
 
 def _as_tuple(cards: Iterable[Any]) -> tuple[Any, ...]:
@@ -153,20 +159,21 @@ def _as_tuple(cards: Iterable[Any]) -> tuple[Any, ...]:
 
 def high_value(cards: Iterable[int]) -> int:
     """The value of the best 5-card high hand (1 to 7,462; greater is better)."""
-    s = _key_sum(cards if type(cards) is tuple else _as_tuple(cards), "high")
+    t = cards if type(cards) is tuple else _as_tuple(cards)
+    s = _key_sum(t, "high")
     if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
-        return _flush_value(s)
-    return HIGH_BY_OCTAL[s & _RANK_BITS]
+        return _flush_value(s, t)
+    return HIGH_BY_SUM[s & _LOOKUP_BITS]
 
 
 def razz_value(cards: Iterable[int]) -> int:
     """The value of the best ace-to-five low (1 to 6,175; greater is better; 6,175 the wheel)."""
-    return RAZZ_BY_OCTAL[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "razz") & _RANK_BITS]
+    return RAZZ_BY_SUM[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "razz") & _LOOKUP_BITS]
 
 
 def low8_value(cards: Iterable[int]) -> int:
     """The razz value of the best eight-or-better low, or 0 when there is none."""
-    v = RAZZ_BY_OCTAL[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "low8") & _RANK_BITS]
+    v = RAZZ_BY_SUM[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "low8") & _LOOKUP_BITS]
     return v if v >= WORST_QUALIFIER else 0
 
 
@@ -214,7 +221,7 @@ class HighHand:
                 best = max(
                     _sorted_desc(combo)
                     for combo in combinations(self._source, 5)
-                    if _high_of_sum(sum(_KEY[c] for c in combo)) == self.value
+                    if _high_of_sum(sum(_KEY[c] for c in combo), combo) == self.value
                 )
             self._cards = _display_high(best, self.category)
         return self._cards
@@ -328,7 +335,7 @@ class LowHand:
                     (
                         tuple(int(c) for c in combo)
                         for combo in combinations(self._source, 5)
-                        if RAZZ_BY_OCTAL[sum(_KEY[c] for c in combo) & _RANK_BITS] == self.value
+                        if RAZZ_BY_SUM[sum(_KEY[c] for c in combo) & _LOOKUP_BITS] == self.value
                     ),
                     key=lambda combo: sorted((_low_rank(c >> 2), c & 3) for c in combo),
                 )
@@ -417,14 +424,14 @@ def high(cards: Iterable[int]) -> HighHand:
     t = cards if type(cards) is tuple else _as_tuple(cards)
     s = _key_sum(t, "high")
     if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
-        return HighHand(_flush_value(s), t)
-    return HighHand(HIGH_BY_OCTAL[s & _RANK_BITS], t)
+        return HighHand(_flush_value(s, t), t)
+    return HighHand(HIGH_BY_SUM[s & _LOOKUP_BITS], t)
 
 
 def razz(cards: Iterable[int]) -> LowHand:
     """The best ace-to-five low of 5 to 7 cards, no qualifier (pairs count against)."""
     t = cards if type(cards) is tuple else _as_tuple(cards)
-    return LowHand(RAZZ_BY_OCTAL[_key_sum(t, "razz") & _RANK_BITS], t)
+    return LowHand(RAZZ_BY_SUM[_key_sum(t, "razz") & _LOOKUP_BITS], t)
 
 
 def low8(cards: Iterable[int]) -> LowHand | None:
@@ -437,12 +444,8 @@ def low8(cards: Iterable[int]) -> LowHand | None:
     True
     """
     t = cards if type(cards) is tuple else _as_tuple(cards)
-    v = RAZZ_BY_OCTAL[_key_sum(t, "low8") & _RANK_BITS]
+    v = RAZZ_BY_SUM[_key_sum(t, "low8") & _LOOKUP_BITS]
     return LowHand(v, t) if v >= WORST_QUALIFIER else None
-
-
-def _five_key(cards: tuple[Any, ...]) -> int:
-    return sum(_KEY[c] for c in cards)
 
 
 def omaha8(hole: Iterable[int], board: Iterable[int]) -> tuple[HighHand, LowHand | None]:
@@ -458,10 +461,12 @@ def omaha8(hole: Iterable[int], board: Iterable[int]) -> tuple[HighHand, LowHand
     all_cards = h + b
     try:
         keys = [_KEY[c] for c in all_cards]
-        s = sum(keys)
+        bits = 0
+        for c in all_cards:
+            bits |= _BIT[c]
     except (TypeError, IndexError):
         raise _bad_cards(all_cards, 7, 9, "omaha8") from None
-    if (s >> _CARD_SHIFT).bit_count() != len(all_cards):
+    if bits.bit_count() != len(all_cards):
         raise _bad_cards(all_cards, 7, 9, "omaha8")
     hk = keys[:4]
     bk = keys[4:]
@@ -474,12 +479,12 @@ def omaha8(hole: Iterable[int], board: Iterable[int]) -> tuple[HighHand, LowHand
         for x, y, z in combinations(range(len(b)), 3):
             s5 = hs + bk[x] + bk[y] + bk[z]
             combo = (h[i], h[j], b[x], b[y], b[z])
-            v = _high_of_sum(s5)
+            v = _high_of_sum(s5, combo)
             if v > best_high:
                 best_high, high_combos = v, [combo]
             elif v == best_high:
                 high_combos.append(combo)
-            lv = RAZZ_BY_OCTAL[s5 & _RANK_BITS]
+            lv = RAZZ_BY_SUM[s5 & _LOOKUP_BITS]
             if lv >= WORST_QUALIFIER:
                 if lv > best_low:
                     best_low, low_combos = lv, [combo]
