@@ -521,117 +521,121 @@ class _StudTables:
 # Heads-up stud, exact by inclusion-exclusion
 
 
-def _entries(
-    combos: npt.NDArray[np.int8], binom: I64, offsets: list[int], max_t: int
-) -> tuple[I64, I64, I64]:
-    """For every (completion, subset T of it with |T| <= max_t): (completion row, T index, sign)."""
-    m, k = combos.shape
-    rows_l: list[I64] = []
-    tidx_l: list[I64] = []
-    sign_l: list[I64] = []
-    rows = np.arange(m, dtype=np.int64)
-    for mask in range(1 << k):
-        pick = [i for i in range(k) if mask >> i & 1]
-        t = len(pick)
-        if t > max_t:
-            continue
-        sub = combos[:, pick]
-        idx = offsets[t] + _colex_rank(sub, binom) if t else np.full(m, offsets[0], dtype=np.int64)
-        rows_l.append(rows)
-        tidx_l.append(idx)
-        sign_l.append(np.full(m, -1 if t % 2 else 1, dtype=np.int64))
-    return np.concatenate(rows_l), np.concatenate(tidx_l), np.concatenate(sign_l)
+class _Entries:
+    """For every (completion, subset ``T`` of it with ``|T| <= max_t``): row, ``T`` index, sign."""
 
-
-class _PairCounter:
-    """Counts over disjoint pairs (completion a of A, completion b of B), by inclusion-exclusion."""
-
-    def __init__(self, tables: _StudTables, a: int, b: int) -> None:
-        ca, cb = tables.combos[a], tables.combos[b]
-        assert ca is not None and cb is not None
-        max_t = min(ca.shape[1], cb.shape[1])
-        offsets = [0]
-        for t in range(max_t + 1):
-            offsets.append(offsets[-1] + math.comb(tables.r, t))
-        self.a_rows, self.a_t, self.a_sign = _entries(ca, tables.binom, offsets, max_t)
-        self.b_rows, self.b_t, _ = _entries(cb, tables.binom, offsets, max_t)
-        self.tables = tables
-        self.a, self.b = a, b
-
-    def compare(
-        self,
-        a_val: I64,
-        b_val: I64,
-        a_keep: npt.NDArray[np.bool_] | None = None,
-        b_keep: npt.NDArray[np.bool_] | None = None,
-    ) -> tuple[int, int, int]:
-        """(pairs with a's value > b's, pairs equal, all pairs), over completions kept."""
-        vmax = int(max(a_val.max(initial=0), b_val.max(initial=0))) + 2
-        a_rows, a_t, a_sign = self.a_rows, self.a_t, self.a_sign
-        b_rows, b_t = self.b_rows, self.b_t
-        if a_keep is not None:
-            sel = a_keep[a_rows]
-            a_rows, a_t, a_sign = a_rows[sel], a_t[sel], a_sign[sel]
-        if b_keep is not None:
-            sel = b_keep[b_rows]
-            b_rows, b_t = b_rows[sel], b_t[sel]
-        bkey = np.sort(b_t * vmax + b_val[b_rows])
-        base = a_t * vmax
-        akey = base + a_val[a_rows]
-        lo = np.searchsorted(bkey, base, "left")
-        at = np.searchsorted(bkey, akey, "left")
-        above = np.searchsorted(bkey, akey, "right")
-        end = np.searchsorted(bkey, base + vmax, "left")
-        gt = int(np.dot(a_sign, at - lo))
-        eq = int(np.dot(a_sign, above - at))
-        total = int(np.dot(a_sign, end - lo))
-        return gt, eq, total
-
-    def dominate(self, a_h: I64, a_l: I64, b_h: I64, b_l: I64) -> int:
-        """Pairs with a's high > b's high and a's low > b's low (a two-dimensional count)."""
-        vmax = int(max(a_h.max(initial=0), b_h.max(initial=0))) + 2
-        order = np.argsort(self.b_t * vmax + b_h[self.b_rows], kind="stable")
-        bkey = (self.b_t * vmax + b_h[self.b_rows])[order]
-        blow = b_l[self.b_rows][order]
-        base = self.a_t * vmax
-        lo = np.searchsorted(bkey, base, "left")
-        at = np.searchsorted(bkey, base + a_h[self.a_rows], "left")
-        alow = a_l[self.a_rows]
-        total = 0
-        for lam in np.unique(alow):
-            if lam == 0:
+    def __init__(self, combos: npt.NDArray[np.int8], binom: I64, offsets: list[int], max_t: int) -> None:
+        m, k = combos.shape
+        # contribution of element i at position j of a subset: C(s_i, j + 1)
+        contrib = {
+            (i, j): binom[:, j + 1][combos[:, i].astype(np.intp)]
+            for i in range(k)
+            for j in range(min(i + 1, max_t))
+        }
+        rows_l: list[I64] = []
+        tidx_l: list[I64] = []
+        sign_l: list[I64] = []
+        rows = np.arange(m, dtype=np.int64)
+        for mask in range(1 << k):
+            pick = [i for i in range(k) if mask >> i & 1]
+            t = len(pick)
+            if t > max_t:
                 continue
-            cum = np.concatenate(([0], np.cumsum(blow < lam)))
-            sel = alow == lam
-            total += int(np.dot(self.a_sign[sel], cum[at[sel]] - cum[lo[sel]]))
-        return total
+            idx = np.full(m, offsets[t], dtype=np.int64)
+            for j, i in enumerate(pick):
+                idx += contrib[(i, j)]
+            rows_l.append(rows)
+            tidx_l.append(idx)
+            sign_l.append(np.full(m, -1 if t % 2 else 1, dtype=np.int64))
+        self.rows = np.concatenate(rows_l)
+        self.t = np.concatenate(tidx_l)
+        self.sign = np.concatenate(sign_l)
+        self.groups = offsets[max_t + 1]
+
+
+def _compare(
+    a: _Entries,
+    b: _Entries,
+    a_val: I64,
+    b_val: I64,
+    *,
+    a_keep: npt.NDArray[np.bool_] | None = None,
+    b_keep: npt.NDArray[np.bool_] | None = None,
+) -> tuple[int, int, int]:
+    """Over disjoint pairs of kept completions: (pairs with a's value > b's, equal, all)."""
+    vmax = int(max(a_val.max(initial=0), b_val.max(initial=0))) + 1
+    a_rows, a_t, a_sign = a.rows, a.t, a.sign
+    b_rows, b_t = b.rows, b.t
+    if a_keep is not None:
+        sel = a_keep[a_rows]
+        a_rows, a_t, a_sign = a_rows[sel], a_t[sel], a_sign[sel]
+    if b_keep is not None:
+        sel = b_keep[b_rows]
+        b_rows, b_t = b_rows[sel], b_t[sel]
+    bkey = np.sort(b_t * vmax + b_val[b_rows])
+    starts = np.searchsorted(bkey, np.arange(a.groups + 1, dtype=np.int64) * vmax, "left")
+    akey = a_t * vmax + a_val[a_rows]
+    at = np.searchsorted(bkey, akey, "left")
+    above = np.searchsorted(bkey, akey + 1, "left")
+    lo = starts[a_t]
+    gt = int(np.dot(a_sign, at - lo))
+    eq = int(np.dot(a_sign, above - at))
+    total = int(np.dot(a_sign, starts[a_t + 1] - lo))
+    return gt, eq, total
+
+
+def _dominate(a: _Entries, b: _Entries, a_vals: tuple[I64, I64], b_vals: tuple[I64, I64]) -> int:
+    """Disjoint pairs with a's high > b's high and a's low > b's low (a two-dimensional count)."""
+    (a_h, a_l), (b_h, b_l) = a_vals, b_vals
+    vmax = int(max(a_h.max(initial=0), b_h.max(initial=0))) + 1
+    bkey_all = b.t * vmax + b_h[b.rows]
+    order = np.argsort(bkey_all, kind="stable")
+    bkey = bkey_all[order]
+    blow = b_l[b.rows][order]
+    alow = a_l[a.rows]
+    sel = alow > 0  # a needs a low to beat b's
+    a_t, a_sign, alow = a.t[sel], a.sign[sel], alow[sel]
+    lo = np.searchsorted(bkey, a_t * vmax, "left")
+    at = np.searchsorted(bkey, a_t * vmax + a_h[a.rows[sel]], "left")
+    total = 0
+    for lam in np.unique(alow):
+        cum = np.concatenate(([0], np.cumsum(blow < lam)))
+        pick = alow == lam
+        total += int(np.dot(a_sign[pick], cum[at[pick]] - cum[lo[pick]]))
+    return total
 
 
 def _heads_up_exact(pos: Position, tables: _StudTables) -> _Acc:
+    ca, cb = tables.combos
+    assert ca is not None and cb is not None
+    max_t = min(ca.shape[1], cb.shape[1])
+    offsets = [0]
+    for t in range(max_t + 1):
+        offsets.append(offsets[-1] + math.comb(tables.r, t))
+    ea = _Entries(ca, tables.binom, offsets, max_t)
+    eb = _Entries(cb, tables.binom, offsets, max_t)
+    h0, h1, l0, l1 = tables.main[0], tables.main[1], tables.low[0], tables.low[1]
+    assert h0 is not None and h1 is not None and l0 is not None and l1 is not None
     acc = _Acc(2)
-    counters = (_PairCounter(tables, 0, 1), _PairCounter(tables, 1, 0))
-    split = pos.game == "7S8"
-    sums = np.zeros((len(_STATS), 2))
-    total = 0
-    for p, counter in enumerate(counters):
-        q = 1 - p
-        hp, hq = tables.main[p], tables.main[q]
-        lp, lq = tables.low[p], tables.low[q]
-        assert hp is not None and hq is not None and lp is not None and lq is not None
-        gt, eq, total = counter.compare(hp, hq)
-        high_sum = gt + 0.5 * eq
-        if not split:
-            sums[:, p] = [high_sum, gt, eq, gt, 0, 0]
-            continue
-        lgt, leq, _ = counter.compare(lp, lq)
-        ngt, neq, nboth = counter.compare(hp, hq, lp == 0, lq == 0)  # nobody has a low
-        low_sum = lgt + 0.5 * (leq - nboth)
-        # some low: half by high, half by low; no low: the high takes all
-        share = 0.5 * high_sum + 0.5 * low_sum + 0.5 * (ngt + 0.5 * neq)
-        scoop = counter.dominate(hp, lp, hq, lq) + ngt
-        sums[:, p] = [share, gt, eq, scoop, high_sum, low_sum]
+    gt, eq, total = _compare(ea, eb, h0, h1)
+    lt = total - gt - eq
     acc.n = total
-    acc.sums = sums
+    if pos.game != "7S8":
+        acc.sums[:, 0] = [gt + 0.5 * eq, gt, eq, gt, 0, 0]
+        acc.sums[:, 1] = [lt + 0.5 * eq, lt, eq, lt, 0, 0]
+        return acc
+    lgt, leq, _ = _compare(ea, eb, l0, l1)
+    llt = total - lgt - leq
+    ngt, neq, nboth = _compare(ea, eb, h0, h1, a_keep=l0 == 0, b_keep=l1 == 0)  # nobody has a low
+    nlt = nboth - ngt - neq
+    scoop0 = _dominate(ea, eb, (h0, l0), (h1, l1)) + ngt
+    scoop1 = _dominate(eb, ea, (h1, l1), (h0, l0)) + nlt
+    # some low: half by high, half by low; no low: the high takes all
+    for p, (hw, lw, nw, scoop) in enumerate(((gt, lgt, ngt, scoop0), (lt, llt, nlt, scoop1))):
+        high_sum = hw + 0.5 * eq
+        low_sum = lw + 0.5 * (leq - nboth)
+        share = 0.5 * high_sum + 0.5 * low_sum + 0.5 * (nw + 0.5 * neq)
+        acc.sums[:, p] = [share, hw, eq, scoop, high_sum, low_sum]
     return acc
 
 
