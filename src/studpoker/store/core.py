@@ -305,6 +305,12 @@ class Store:
         """Open an account with the starting grant (a ``grant`` ledger transaction)."""
         self.check_name(name)
         self.check_password(password)
+        async with self._read() as conn:  # spare the hashing for a name already taken
+            if (
+                await conn.scalar(select(accounts.c.id).where(accounts.c.name_key == name.lower()))
+                is not None
+            ):
+                raise NameTakenError(f"the name {name!r} is taken")
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
         grant = self.starting_grant
         try:
