@@ -323,3 +323,14 @@ async def test_hands_for_account_lists_only_his_hands(
     assert [h.id for h in await store.hands_for_table(table.id)] == ["h2", "h1", "h0"]
     with pytest.raises(NotFoundError):
         await store.hand("nope")
+
+
+async def test_in_memory_sqlite() -> None:
+    """``sqlite+aiosqlite://`` (no file) keeps one shared in-memory database for the whole store."""
+    store = await open_store("sqlite+aiosqlite://")
+    try:
+        alice = await store.register("alice", "secret-pass")
+        assert (await store.account(alice.id)).bankroll == 10_000
+        assert (await store.audit()).balanced
+    finally:
+        await store.close()
