@@ -52,13 +52,13 @@ def test_state_versions_gap_asks_for_resync(page: Any) -> None:
         """
         const gaps = [];
         const st = new m.TableState(7, { onGap: (id) => gaps.push(id) });
-        const seats = (version) => ({ type: 'event', table_id: 7, version, event: { type: 'seats' } });
+        const seats = (version) => ({ type: 'event', table_id: 7, version, event: { kind: 'seats' } });
         const early = st.applyMessage(seats(3));
         st.applySnapshot({ type: 'table_state', table_id: 7, version: 5, table: { game: '7S', max_seats: 8 },
                            seats: [], your_seat: null, hand_id: null, hand: null, clock: null });
         const stale = st.applyMessage(seats(5));
         const next = st.applyMessage({ type: 'event', table_id: 7, version: 6,
-          event: { type: 'clock', seat: 2, think_ends: 1, countdown_ends: 2 } });
+          event: { kind: 'clock', seat: 2, think_ends: 1, countdown_ends: 2 } });
         const turn = st.applyMessage({ type: 'your_turn', table_id: 7, version: 6, hand_id: 'h', seat: 2,
           options: [], think_ends: 1, countdown_ends: 2, server_time: 0 });
         const gap = st.applyMessage(seats(9));
@@ -153,3 +153,109 @@ def test_cards_draw_and_four_colour(page: Any) -> None:
     assert len(set(out["four"])) == 4
     assert out["back"] == "face-down card" and out["label"] == "ace of spades"
     assert out["ten"] == "10" and out["parsed"] == "2c"
+
+
+def test_omaha_table_has_ten_seats_a_board_and_the_button(page: Any) -> None:
+    hand = {
+        "viewer": 1,
+        "game": "O8",
+        "street": "flop",
+        "version": 30,
+        "button": 3,
+        "bring_in_seat": None,
+        "board": ["Ah", "7d", "2c"],
+        "pots": [],
+        "to_act": 1,
+        "legal": None,
+        "is_over": False,
+        "result": None,
+        "seats": [
+            {"seat": s, "stack": 5000, "bet": 0, "contributed": 200, "folded": False, "all_in": False,
+             "protected": False, "down": ["As", "Kd", "3h", "4h"] if s == 1 else [None] * 4, "up": [],
+             "shown": False}
+            for s in (1, 3, 6, 9)
+        ],
+    }  # fmt: skip
+    seats = [
+        {"seat": s, "account_id": s, "name": f"p{s}", "stack": 5000, "sitting_out": False, "connected": True}
+        for s in (1, 3, 6, 9)
+    ]
+    snapshot = {
+        "type": "table_state",
+        "table_id": 13,
+        "version": 40,
+        "table": {
+            "id": 13,
+            "name": "Omaha Hi/Lo 1/2",
+            "game": "O8",
+            "max_seats": 10,
+            "small_bet": 100,
+            "big_bet": 200,
+        },
+        "seats": seats,
+        "your_seat": 1,
+        "hand_id": "h",
+        "hand": hand,
+        "clock": None,
+    }
+    out = page.evaluate(
+        """async (snapshot) => {
+            const { TableState } = await import('/js/state.js');
+            const { TableView } = await import('/js/table.js');
+            document.querySelector('#view-lobby').hidden = true;
+            document.querySelector('#view-table').hidden = false;
+            const st = new TableState(13);
+            st.applySnapshot(snapshot);
+            const view = new TableView(document.querySelector('#table'), { onSit: null });
+            view.render(st.view());
+            const q = (sel) => [...document.querySelectorAll(sel)];
+            return {
+                seats: q('#seats .seat').length,
+                board: q('#center .board .card').map(e => e.dataset.card),
+                button: q('.marker.button').length,
+                mine: q('.seat.hero .card.hole').map(e => e.dataset.card),
+                backs: q('.seat:not(.hero) .card.back').length,
+                pot: document.querySelector('#center .pot').textContent,
+            };
+        }""",
+        snapshot,
+    )
+    assert out["seats"] == 10
+    assert out["board"] == ["Ah", "7d", "2c"]
+    assert out["button"] == 1
+    assert out["mine"] == ["As", "Kd", "3h", "4h"]
+    assert out["backs"] == 12
+    assert "8" in out["pot"]
+
+
+def test_pre_action_boxes_and_keyboard(page: Any) -> None:
+    out = page.evaluate(
+        """async () => {
+            const { ActionBar } = await import('/js/actions.js');
+            const root = document.createElement('div');
+            root.innerHTML = '<div id="pre-actions"></div><div id="actions"></div>';
+            document.body.appendChild(root);
+            const sent = [];
+            const bar = new ActionBar(root, { onAction: (b) => sent.push(`${b.kind}:${b.amount}`) });
+            const hero = { seat: 2, isHero: true, inHand: true, bet: 0 };
+            const waiting = { handId: 'h', hand: {}, seats: [hero], yourTurn: null, result: null };
+            bar.update(waiting);
+            const boxes = root.querySelector('#pre-actions').hidden ? 'hidden' : 'shown';
+            root.querySelector('input[data-pre="call_any"]').click();
+            const turn = (options) => ({ ...waiting, yourTurn: { options } });
+            const fired = bar.update(turn([{ kind: 'fold', amount: 0 }, { kind: 'call', amount: 500 },
+                                           { kind: 'raise', amount: 1000 }]));
+            bar.update(turn([{ kind: 'fold', amount: 0 }, { kind: 'call', amount: 1000 },
+                             { kind: 'raise', amount: 1500 }]));
+            const labels = [...root.querySelectorAll('button')].map(b => b.textContent);
+            document.dispatchEvent(new KeyboardEvent('keydown', { key: 'r', bubbles: true }));
+            const after = root.querySelectorAll('button').length;
+            root.remove();
+            return { boxes, fired, sent, labels, after };
+        }"""
+    )
+    assert out["boxes"] == "shown"
+    assert out["fired"] is True  # "call any" answered the first offer by itself, once
+    assert out["labels"] == ["FoldF", "Call 10C", "Raise to 15R"]
+    assert out["sent"] == ["call:500", "raise:1500"]
+    assert out["after"] == 0

@@ -1,6 +1,7 @@
-"""Two players register, sit at the same table and play a hand to showdown by clicking; a third
-account watches and must never get another player's down card, in its page or in its WebSocket
-frames, before the showdown; a reload in the middle of the hand brings the table back."""
+"""Three players (one at phone width) register, sit at the same table and play a hand to showdown
+by clicking; a fourth account watches and must never get another player's down card, in its page
+or in its WebSocket frames, before the showdown; a reload and a dropped connection in the middle
+of the hand bring the table back."""
 
 from __future__ import annotations
 
@@ -75,17 +76,18 @@ def label_of(card: str) -> str:
     return f"{words[ranks.index(card[0])]} of {suits[card[1]]}"
 
 
-def test_two_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -> None:
+def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -> None:
     started = time.monotonic()
     table = next(t for t in server.tables() if t["game"] == "7S" and not t["seated"])
     table_id = table["id"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ctx_a = browser.new_context(viewport=DESKTOP)
     ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx_c = browser.new_context(viewport=DESKTOP)
     ctx_w = browser.new_context(viewport=DESKTOP)
-    a, b, w = ctx_a.new_page(), ctx_b.new_page(), ctx_w.new_page()
+    a, b, c, w = ctx_a.new_page(), ctx_b.new_page(), ctx_c.new_page(), ctx_w.new_page()
     errors: list[str] = []
-    for page in (a, b, w):
+    for page in (a, b, c, w):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
     frames: list[str] = []
 
@@ -95,24 +97,26 @@ def test_two_players_play_a_hand_to_showdown_watched(browser: Any, server: Serve
     w.on("websocket", on_socket)
 
     suffix = str(int(time.time() * 1000) % 10**7)
-    register(a, server, f"alice{suffix}")
+    for page, name in ((a, "alice"), (c, "carol"), (b, "bob"), (w, "walt")):
+        register(page, server, f"{name}{suffix}")
     take_seat(a, table_id)
-    register(w, server, f"walt{suffix}")
-    w.wait_for_selector(f"tr[data-table='{table_id}'] td.num >> text=/^1\\/8/")
-    w.screenshot(path=str(SCREENSHOTS / "lobby.png"))
     w.click(f"tr[data-table='{table_id}'] button.watch")
     w.wait_for_selector(".seat .plate >> text=alice")
-    register(b, server, f"bob{suffix}")
+    # the next two sit at once, so that all three are dealt into the first hand
+    take_seat(c, table_id)
     take_seat(b, table_id)
+    b.wait_for_selector(".seat.hero .card.hole[data-card]")
+    assert c.locator(".seat.hero .card.hole[data-card]").count() > 0, "carol was not dealt in"
 
     hole: set[str] = set()
     reloaded = False
+    dropped = False
     table_shot = False
     actions: list[str] = []
     deadline = time.monotonic() + 90
     while True:
         assert time.monotonic() < deadline, f"the hand did not finish; actions so far: {actions}"
-        hole |= hole_cards(a) | hole_cards(b)
+        hole |= hole_cards(a) | hole_cards(b) | hole_cards(c)
         seen = watcher_dom(w)
         if seen["showdown"]:
             break
@@ -130,28 +134,46 @@ def test_two_players_play_a_hand_to_showdown_watched(browser: Any, server: Serve
             assert hole_cards(b) == before
             assert b.locator(".seat.hero .clock").count() == 1
             reloaded = True
+        if b_turn:
+            # at phone width the action buttons stay on screen
+            box = b.locator("#actions button.act").first.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+        if not dropped and street == "fourth":
+            # The network drops: the client reconnects by itself and the table comes back.
+            a.evaluate("() => window.studpoker.socket.ws.close()")
+            a.wait_for_selector("body[data-conn='reconnecting'], body[data-conn='connecting']")
+            a.wait_for_selector("body[data-conn='open']", timeout=15000)
+            a.wait_for_selector(".seat.hero .card.hole[data-card]")
+            dropped = True
         a_turn = a.locator("#actions button.act").count() > 0
         if a_turn and not table_shot and street in ("fifth", "sixth"):
             a.wait_for_timeout(300)
             a.screenshot(path=str(SCREENSHOTS / "table.png"))
             table_shot = True
-        for page in (a, b):
+        for page in (a, b, c):
             label = click_passive(page)
             if label:
                 actions.append(label)
         a.wait_for_timeout(150)
 
     # The showdown: both hands face up with their names, the pot awarded, the winning cards lit.
+    # (The next hand starts after the server's pause: look quickly.)
     a.wait_for_selector(".result-banner")
-    a.wait_for_timeout(1500)
+    banner = a.inner_text(".result-banner")
+    a.wait_for_timeout(1300)  # the hands turn up one after the other
     a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
     b.screenshot(path=str(SCREENSHOTS / "phone.png"))
-    banner = a.inner_text(".result-banner")
+    names = a.locator(".seat .hand-name").count()
+    lit = a.locator(".card.win").count()
     assert re.search(r"wins \d", banner), banner
-    assert a.locator(".seat .hand-name").count() >= 2
-    assert a.locator(".card.win").count() >= 5
+    finished = json.loads(next(f for f in frames if '"hand_finished"' in f))
+    shown = finished["result"]["shown"]
+    assert len(shown) >= 1 and len(shown) + len(finished["result"]["mucked"]) == 3
+    assert names >= len(shown)
+    assert lit >= 5
     assert reloaded, "the hand ended before the reload could be tried"
-    assert len(hole) >= 4, hole
+    assert dropped
+    assert len(hole) >= 6, hole
     assert any(x.startswith("Bring in") for x in actions), actions
     assert any(x.startswith("Call") for x in actions) and "Check" in actions, actions
 
@@ -175,7 +197,13 @@ def test_two_players_play_a_hand_to_showdown_watched(browser: Any, server: Serve
     w.click("#history-btn")
     w.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
 
+    # Back in the lobby the table shows its three players.
+    w.click("#history-close")
+    w.click("a.back-link")
+    w.wait_for_selector(f"tr[data-table='{table_id}'] td.num >> text=/^3\\/8/")
+    w.screenshot(path=str(SCREENSHOTS / "lobby.png"))
+
     assert not errors, errors
-    for ctx in (ctx_a, ctx_b, ctx_w):
+    for ctx in (ctx_a, ctx_b, ctx_c, ctx_w):
         ctx.close()
     assert time.monotonic() - started < 110

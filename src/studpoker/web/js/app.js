@@ -91,7 +91,9 @@ async function authSubmit(kind) {
 
 function connect() {
   app.socket?.close();
+  app.socket = null;
   const token = getToken();
+  if (!token) return;
   app.socket = new Socket({
     token,
     onMessage,
@@ -113,6 +115,7 @@ function onMessage(msg) {
   if (msg.type === "pong" || msg.type === "ack" || msg.type === "welcome") return;
   const st = app.state;
   if (!st || msg.table_id !== st.tableId) return;
+  if (msg.type === "your_turn") flashTitle();
   if (msg.type === "table_state") {
     st.applySnapshot(msg);
     return;
@@ -164,15 +167,22 @@ function showLobby() {
 }
 
 function openTable(id, join) {
-  app.wantSeat = join;
-  if (join && !app.me) {
-    toast("Log in or create an account to play; you can watch meanwhile.");
-    app.wantSeat = false;
+  if (!app.me) {
+    toast(`Log in or create an account to ${join ? "play" : "watch"}.`);
+    $("#auth-name").focus();
+    return;
   }
+  app.wantSeat = join;
   location.hash = `#/table/${id}`;
 }
 
 function showTable(id) {
+  if (!app.me) {
+    // the table socket needs an account: log in first, then come back here
+    location.hash = "#/";
+    toast("Log in or create an account to sit or watch.");
+    return;
+  }
   $("#view-lobby").hidden = true;
   $("#view-table").hidden = false;
   if (app.tableId === id && app.state) return;
@@ -215,6 +225,22 @@ function onState(st, reason) {
     const free = view.seats.find((s) => !s.occupied);
     if (free) askSeat(free.seat);
   }
+}
+
+// a visual alert in the tab title while it is your turn (the chime may be muted)
+let titleTimer = null;
+function flashTitle() {
+  clearInterval(titleTimer);
+  let on = false;
+  titleTimer = setInterval(() => {
+    if (!app.state?.yourTurn) {
+      clearInterval(titleTimer);
+      if (app.view) document.title = `${app.view.name}: ${app.view.gameName}`;
+      return;
+    }
+    on = !on;
+    document.title = on ? "▶ Your turn!" : `${app.view?.name ?? "studpoker"}`;
+  }, 900);
 }
 
 function statusText(st, view) {

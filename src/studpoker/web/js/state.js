@@ -11,6 +11,8 @@ const pick = (obj, ...names) => {
   return undefined;
 };
 
+const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided"]);
+
 export class TableState {
   constructor(tableId, { onGap } = {}) {
     this.tableId = tableId;
@@ -136,7 +138,10 @@ export class TableState {
     const event = msg.event ?? {};
     this.events.push(event);
     if (this.events.length > 60) this.events.shift();
-    switch (event.type) {
+    // Table events (seats, clock, hand_voided) and engine events share the `kind` field.
+    const kind = event.kind ?? event.type;
+    const tableEvent = TABLE_EVENTS.has(kind);
+    switch (kind) {
       case "seats":
         this.seats = event.seats ?? this.seats;
         if (this.myAccount !== undefined) {
@@ -154,8 +159,10 @@ export class TableState {
         this.clock = null;
         this.yourTurn = null;
         break;
+      case "hidden": // an event only another seat may see: nothing to apply
+        break;
       default:
-        if (event.kind) {
+        if (kind) {
           if (msg.hand_id && msg.hand_id !== this.handId) {
             this.handId = msg.hand_id;
             this.hand = null;
@@ -165,8 +172,8 @@ export class TableState {
     }
     // A new decision or any move of the hand ends the turn we were offered (a clock extension
     // for the same decision does not; its your_turn follows anyway).
-    const sameDecision = event.type === "clock" && event.extended && this.yourTurn?.seat === event.seat;
-    if ((event.type === "clock" && !sameDecision) || event.kind || event.type === "hand_voided") this.yourTurn = null;
+    const sameDecision = kind === "clock" && event.extended && this.yourTurn?.seat === event.seat;
+    if ((kind === "clock" && !sameDecision) || (!tableEvent && kind !== "hidden") || kind === "hand_voided") this.yourTurn = null;
     this.emit("event");
     return true;
   }
@@ -389,6 +396,7 @@ function normalize(st) {
     if (handStack !== undefined) seat.stack = handStack;
     seat.folded = Boolean(pick(p, "folded", "has_folded")) || pick(p, "status") === "folded";
     seat.allIn = Boolean(pick(p, "all_in", "is_all_in")) || pick(p, "status") === "all_in";
+    seat.mucked = Boolean(p.mucked) || Boolean(hand?.result?.mucked?.includes(seatNo));
     seat.name ??= pick(p, "name");
     seatsById.set(seatNo, seat);
   }

@@ -192,7 +192,8 @@ export class TableView {
     plate.innerHTML =
       `<div class="name">${escapeHtml(s.name ?? `Seat ${s.seat}`)}${s.isBot ? ' <span class="muted small">bot</span>' : ""}</div>` +
       `<div class="stack">${money(s.stack)}</div>`;
-    const tag = s.allIn ? ["All-in", "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : null;
+    const mucked = showdown && s.inHand && !s.folded && !shown && s.mucked;
+    const tag = mucked ? ["Mucked", ""] : s.allIn ? ["All-in", "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : null;
     if (tag) {
       const t = document.createElement("span");
       t.className = `tag ${tag[1]}`;
