@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     on_hand = _phh_writer(args.phh) if args.phh else None
+    if args.bots:  # the bot-match runner (issue 6)
+        from studpoker.tools.match import run_cli
+
+        return run_cli(args, game.code, house, seed, on_hand)
     start = time.perf_counter()
     actions = play_random(
         game.code,
@@ -137,4 +141,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help='print {"hands", "seconds", "hands_per_second"}')
     parser.add_argument("--phh", metavar="DIR", help="write each hand as a PHH file into DIR")
+    parser.add_argument(
+        "--bots",
+        metavar="LIST",
+        help="bot match: one bot per seat, e.g. equity,random or equity*2,random (bots: random, calling, "
+        "equity); reports BB/100 with 95%% intervals",
+    )
+    parser.add_argument("--small-bet", type=int, default=10, help="bot match: the small bet (default 10)")
+    parser.add_argument("--plot", metavar="PNG", help="bot match: draw each bot's bankroll over the hands")
     parser.set_defaults(func=run)

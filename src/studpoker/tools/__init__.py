@@ -1,0 +1,1 @@
+"""Player tools: the bot-match runner (:mod:`.match`) and terminal play (:mod:`.play`)."""
