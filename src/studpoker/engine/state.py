@@ -324,17 +324,38 @@ class Hand:
 
     # ----------------------------------------------------------------- dealing
 
-    def _deal(self, i: int, up: bool, street: str) -> None:
-        card = self.deck.deal()
-        seat = self.seat_numbers[i]
+    def _deal_round(self, players: list[int], up: bool, street: str) -> None:
+        """One card to each of ``players`` in turn, face up or down."""
+        deal = self.deck.deal
+        log = self._log.append
+        seats = self.seat_numbers
         if up:
-            self._up[i].append(card)
-            self._log.append((_E_DEAL, None, seat, street, (card,), None, None, False, None, "up"))
+            hands = self._up
+            for i in players:
+                card = deal()
+                hands[i].append(card)
+                log((_E_DEAL, None, seats[i], street, (card,), None, None, False, None, "up"))
         else:
-            self._down[i].append(card)
-            # After an all-in run-out has turned the hands face up, down cards are public too.
-            vis = None if self._exposed else seat
-            self._log.append((_E_DEAL, vis, seat, street, (card,), None, None, False, None, "down"))
+            hands = self._down
+            exposed = self._exposed  # after a run-out turned the hands up, down cards are public
+            for i in players:
+                card = deal()
+                hands[i].append(card)
+                seat = seats[i]
+                log(
+                    (
+                        _E_DEAL,
+                        None if exposed else seat,
+                        seat,
+                        street,
+                        (card,),
+                        None,
+                        None,
+                        False,
+                        None,
+                        "down",
+                    )
+                )
 
     def _burn(self, street: str) -> None:
         if self.house.burn_cards and self.deck.remaining >= 2:
@@ -354,17 +375,14 @@ class Hand:
                 self._log_event(EventKind.DEAL_BOARD, street=name, cards=(card,), detail="community")
                 return
             for _ in range(street.down):
-                for i in live:
-                    self._deal(i, False, name)
+                self._deal_round(live, False, name)
             for _ in range(street.up):
-                for i in live:
-                    self._deal(i, True, name)
+                self._deal_round(live, True, name)
         elif street.down:
             b = self._index[self.button] if self.button is not None else 0
             order = [(b + 1 + j) % self._n for j in range(self._n)]
             for _ in range(street.down):
-                for i in order:
-                    self._deal(i, False, name)
+                self._deal_round(order, False, name)
         else:
             cards = tuple(self.deck.deal() for _ in range(street.board))
             self._board.extend(cards)
