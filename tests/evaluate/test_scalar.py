@@ -184,7 +184,8 @@ def test_immutable() -> None:
 
 
 def test_import_is_fast() -> None:
-    code = "import time; t = time.perf_counter(); import studpoker.evaluate; print(time.perf_counter() - t)"
+    # CPU time of the import (numpy included), so that other jobs on a shared machine count less
+    code = "import time; t = time.process_time(); import studpoker.evaluate; print(time.process_time() - t)"
     times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(5)]
     assert min(times) < 0.5
 
