@@ -141,6 +141,8 @@ def test_event_versions_are_consecutive() -> None:
         (2, Action(kind=ActionKind.FOLD), "fold is not allowed now"),
         (2, Action(kind=ActionKind.COMPLETE, amount=12), "complete now goes to 10"),
         (2, Action(kind=ActionKind.RAISE, amount=10), "raise is not allowed now"),
+        (2, Action(kind=ActionKind.BRING_IN, amount=5.0), "whole numbers"),  # type: ignore[arg-type]
+        (2, Action(kind=ActionKind.BRING_IN, amount=True), "whole numbers"),
     ],
 )
 def test_illegal_action_raises_and_changes_nothing(seat: int, action: Action, message: str) -> None:

@@ -147,7 +147,7 @@ class Hand:
             )
         previous = 0
         for entry in seats:
-            if not isinstance(entry, tuple) or len(entry) != 2:
+            if not isinstance(entry, (tuple, list)) or len(entry) != 2:
                 raise ValueError(f"each seat is (seat_number, stack), not {entry!r}")
             seat, stack = entry
             for what, value in (("seat number", seat), ("stack", stack)):
@@ -630,7 +630,7 @@ class Hand:
     def act(self, seat: int, kind: ActionKind, amount: int | None = None) -> None:
         """Like :meth:`apply` without building the returned events (fast path for simulations)."""
         i = self._to_act
-        if i is not None and self.seat_numbers[i] == seat:
+        if i is not None and self.seat_numbers[i] == seat and (amount is None or amount.__class__ is int):
             for option in self._legal or self._options():
                 if option.kind is kind and (
                     option.amount == amount or (amount is None and kind in _AMOUNT_OPTIONAL)
@@ -653,6 +653,12 @@ class Hand:
                 action=action,
             )
         kind, amount = action.kind, action.amount
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
+            raise IllegalActionError(
+                f"seat {seat} cannot {action}: amounts are whole numbers of units, not {amount!r}",
+                seat=seat,
+                action=action,
+            )
         same_kind: list[int] = []
         for option in self._options():
             if option.kind is kind:
