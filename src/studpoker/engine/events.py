@@ -16,7 +16,7 @@ class EventKind(StrEnum):
     DEAL = "deal"  # seat, cards (one card; None when redacted), detail "down" | "up"
     DEAL_BOARD = "deal_board"  # cards: community cards (Omaha board or the stud community card)
     BURN = "burn"  # cards: the burnt card (never shown to anyone by events_for)
-    STREET = "street"  # street: the new street; seat: who acts first (None: no betting)
+    STREET = "street"  # street: the new street (its cards follow)
     BRING_IN_PLAYER = "bring_in_player"  # seat: who must bring in; detail: why
     ACTION = "action"  # seat, action, amount (round total), all_in
     TIMEOUT = "timeout"  # seat, detail "check" | "bring_in" | "protected_all_in" | "fold"

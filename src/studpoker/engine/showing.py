@@ -34,9 +34,21 @@ def _groups(ranks: Sequence[int]) -> list[tuple[int, int]]:
     return sorted(((n, r) for r, n in counts.items()), reverse=True)
 
 
+_HIGH_KEYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_LOW_KEYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def high_showing_key(cards: Sequence[int]) -> tuple[int, ...]:
     """Greater is better: (category, group ranks by size then rank...). Ace is high (rank 12)."""
-    groups = _groups([c >> 2 for c in cards])
+    ranks = tuple(sorted([c >> 2 for c in cards]))
+    key = _HIGH_KEYS.get(ranks)
+    if key is None:
+        key = _HIGH_KEYS[ranks] = _high_key(ranks)
+    return key
+
+
+def _high_key(ranks: Sequence[int]) -> tuple[int, ...]:
+    groups = _groups(ranks)
     shape = tuple(n for n, _ in groups)
     return (_HIGH_CATEGORY[shape], *(r for _, r in groups))
 
@@ -48,7 +60,15 @@ def low_showing_key(cards: Sequence[int]) -> tuple[int, ...]:
     pair, which beats trips, which beats quads; within a shape, compare the groups (largest
     first) and then the kickers from the highest down, lower being better.
     """
-    groups = _groups([((c >> 2) + 1) % 13 for c in cards])
+    ranks = tuple(sorted([((c >> 2) + 1) % 13 for c in cards]))
+    key = _LOW_KEYS.get(ranks)
+    if key is None:
+        key = _LOW_KEYS[ranks] = _low_key(ranks)
+    return key
+
+
+def _low_key(ranks: Sequence[int]) -> tuple[int, ...]:
+    groups = _groups(ranks)
     shape = tuple(n for n, _ in groups)
     badness = _HIGH_CATEGORY[shape]
     # Within equal shape, order the groups by size then rank (high first) and negate: lower wins.
