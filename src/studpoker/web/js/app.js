@@ -26,6 +26,7 @@ const app = {
 
 window.studpoker = app; // for the tests and the curious
 app.handle = (msg) => onMessage(msg);
+app.onState = (st, reason) => onState(st, reason);
 
 // ------------------------------------------------------------------------------ small helpers
 
@@ -131,7 +132,7 @@ function onMessage(msg) {
 
 // ------------------------------------------------------------------------------ views
 
-const lobby = new Lobby($("#view-lobby"), { onOpen: (id, join) => openTable(id, join) });
+const lobby = new Lobby($("#view-lobby"), { onOpen: (id, join) => openTable(id, join), me: () => app.me });
 const tableView = new TableView($("#table"), { onSit: (seat) => askSeat(seat) });
 const clock = new Clock(() => (app.socket ? app.socket.serverNow() : Date.now() / 1000));
 const actionBar = new ActionBar($("#action-bar"), { onAction: sendAction });

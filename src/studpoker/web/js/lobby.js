@@ -4,7 +4,8 @@ import { gameName, stakesOf } from "./state.js";
 import { escapeHtml, money, stakesText } from "./format.js";
 
 export class Lobby {
-  constructor(root, { onOpen }) {
+  constructor(root, { onOpen, me }) {
+    this.me = me ?? (() => null);
     this.root = root;
     this.body = root.querySelector("#tables-body");
     this.gameSel = root.querySelector("#filter-game");
@@ -59,8 +60,10 @@ export class Lobby {
     const max = maxSeats(t);
     const avg = t.average_pot ?? t.avg_pot;
     const hph = t.hands_per_hour;
+    const myId = this.me()?.id;
+    const mine = myId !== undefined && Array.isArray(t.seats) && t.seats.some((s) => s.account_id === myId);
     tr.innerHTML =
-      `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}</td>` +
+      `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}${mine ? '<span class="you-here">you sit here</span>' : ""}</td>` +
       `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span>${escapeHtml(gameName(t.game))}</td>` +
       `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
       `<td class="num">${taken}/${max}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
@@ -76,8 +79,8 @@ export class Lobby {
     const join = document.createElement("button");
     join.className = "primary small join";
     join.type = "button";
-    join.textContent = "Join";
-    join.disabled = taken >= max;
+    join.textContent = mine ? "Return" : "Join";
+    join.disabled = !mine && taken >= max;
     join.addEventListener("click", () => this.onOpen(t.id, true));
     go.append(watch, join);
     return tr;

@@ -8,9 +8,11 @@ import { escapeHtml, money, streetName } from "./format.js";
 /** Where seat `index` of `n` sits, hero first at the bottom, going clockwise. Percentages. */
 export function seatPosition(index, n, narrow) {
   const angle = Math.PI / 2 + (index * 2 * Math.PI) / n;
-  const rx = narrow ? 37 : 41.5;
-  const ry = narrow ? 40 : 40;
-  return { x: 50 + rx * Math.cos(angle), y: 50 + ry * Math.sin(angle), top: Math.sin(angle) < -0.2 };
+  const rx = narrow ? 38 : 41.5;
+  const ry = narrow ? 41 : 40;
+  // upright (phone) table: your seat a little lower, leaving room for its bigger cards
+  const y = 50 + ry * Math.sin(angle) + (narrow && index === 0 ? 3 : 0) - (narrow ? 1.5 : 0);
+  return { x: 50 + rx * Math.cos(angle), y, top: Math.sin(angle) < -0.2 };
 }
 
 function betPosition(pos) {
