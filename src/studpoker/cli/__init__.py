@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules that provide subcommands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("serve", "audit", "verify", "loadtest", "simulate", "equity")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("serve", "audit", "verify", "loadtest", "simulate", "equity", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:
