@@ -1,0 +1,139 @@
+"""Evaluator speed: studpoker batch and scalar beside treys, phevaluator, eval7, poker-equity
+and PokerKit, on the same random 7-card hands, for high and for the eight-or-better low.
+
+Each peer gets the hands in its own card type, converted before the clock starts. Slow peers
+run on a prefix of the hands. Every timing is the best of a few repeats, in CPU time of this
+process (single thread), so that time spent waiting for a shared machine's cores does not
+count; contention for caches still does, so on a busy machine the numbers are low.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from studpoker.cards import format_cards
+from studpoker.evaluate import batch_high, batch_low8, high, high_value, low8, low8_value
+
+SEED = 2026
+
+
+def best_rate(run: Callable[[], Any], hands: int, repeats: int = 3) -> float:
+    """Hands per second of the fastest of ``repeats`` runs."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return hands / best
+
+
+def import_time(module: str, runs: int = 5) -> float:
+    code = f"import time; t = time.process_time(); import {module}; print(time.process_time() - t)"
+    return min(float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(runs))
+
+
+def deal(n: int) -> np.ndarray:
+    rng = np.random.default_rng(SEED)
+    out = np.empty((n, 7), dtype=np.uint8)
+    step = 1 << 16
+    for start in range(0, n, step):
+        m = min(step, n - start)
+        out[start : start + m] = rng.random((m, 52)).argpartition(7, axis=1)[:, :7]
+    return out
+
+
+def fmt(rate: float) -> str:
+    if rate >= 1e6:
+        return f"{rate / 1e6:.1f} M/s"
+    if rate >= 1e3:
+        return f"{rate / 1e3:.1f} k/s"
+    return f"{rate:.0f} /s"
+
+
+def measure(
+    n_batch: int = 4_000_000, n_fast: int = 200_000, n_slow: int = 20_000, n_kit: int = 2_000
+) -> None:
+    import eval7
+    import phevaluator
+    import poker_equity
+    import treys
+    from pokerkit import EightOrBetterLowHand, StandardHighHand
+
+    codes = deal(n_batch)
+    rows = [tuple(r) for r in codes[:n_fast].tolist()]
+    texts = [format_cards(r) for r in rows]
+    batch_high(codes[:1000])  # build the lookup tables outside the clock
+    batch_low8(codes[:1000])
+    high_value(rows[0])
+    low8_value(rows[0])
+
+    results: dict[str, dict[str, float]] = {"high": {}, "low8": {}}
+    hi, lo = results["high"], results["low8"]
+    hi["studpoker batch_high (numpy, check=False)"] = best_rate(
+        lambda: batch_high(codes, check=False), n_batch
+    )
+    hi["studpoker batch_high (numpy, checked)"] = best_rate(lambda: batch_high(codes), n_batch)
+    hi["studpoker high() → HighHand"] = best_rate(lambda: [high(r) for r in rows], n_fast)
+    hi["studpoker high_value() → int"] = best_rate(lambda: [high_value(r) for r in rows], n_fast)
+    lo["studpoker batch_low8 (numpy, check=False)"] = best_rate(
+        lambda: batch_low8(codes, check=False), n_batch
+    )
+    lo["studpoker batch_low8 (numpy, checked)"] = best_rate(lambda: batch_low8(codes), n_batch)
+    lo["studpoker low8() → LowHand or None"] = best_rate(lambda: [low8(r) for r in rows], n_fast)
+    lo["studpoker low8_value() → int"] = best_rate(lambda: [low8_value(r) for r in rows], n_fast)
+
+    e7 = [[eval7.Card(t[i : i + 2]) for i in range(0, 14, 2)] for t in texts]
+    hi["eval7 evaluate (C)"] = best_rate(lambda: [eval7.evaluate(h) for h in e7], n_fast)
+    pe_texts = texts
+    hi["poker-equity score_batch('high') (Rust, batch)"] = best_rate(
+        lambda: poker_equity.score_batch("high", pe_texts), n_fast
+    )
+    lo["poker-equity score_batch('low_a5') (Rust, batch, no qualifier)"] = best_rate(
+        lambda: poker_equity.score_batch("low_a5", pe_texts), n_fast
+    )
+    ph = rows  # phevaluator's integer card ids are the same rank * 4 + suit codes
+    hi["phevaluator evaluate_cards (C)"] = best_rate(
+        lambda: [phevaluator.evaluate_cards(*h) for h in ph], n_fast
+    )
+    evaluator = treys.Evaluator()
+    tr = [[treys.Card.new(t[i : i + 2]) for i in range(0, 14, 2)] for t in texts[:n_slow]]
+    hi["treys Evaluator.evaluate (Python)"] = best_rate(
+        lambda: [evaluator.evaluate(h, []) for h in tr], n_slow
+    )
+    kit = texts[:n_kit]
+    hi["PokerKit StandardHighHand.from_game (Python)"] = best_rate(
+        lambda: [StandardHighHand.from_game(t) for t in kit], n_kit, repeats=1
+    )
+    lo["PokerKit EightOrBetterLowHand.from_game_or_none (Python)"] = best_rate(
+        lambda: [EightOrBetterLowHand.from_game_or_none(t) for t in kit], n_kit, repeats=1
+    )
+
+    for kind, title in (("high", "7-card high"), ("low8", "7-card eight-or-better low")):
+        table = results[kind]
+        ours_batch = next(v for k, v in table.items() if "check=False" in k)
+        ours_scalar = next(v for k, v in table.items() if k.startswith("studpoker") and "→ int" in k)
+        print(f"\n### {title} ({len(codes):,} random hands for batch, fewer for slower peers)\n")
+        print("| evaluator | hands/s | studpoker batch is × faster | studpoker scalar (int) is × faster |")
+        print("|---|---:|---:|---:|")
+        for name, rate in sorted(table.items(), key=lambda kv: -kv[1]):
+            print(f"| {name} | {fmt(rate)} | {ours_batch / rate:.1f} | {ours_scalar / rate:.2f} |")
+
+    print("\n### import time\n")
+    print("| module | CPU seconds (best of 5, fresh interpreter) |")
+    print("|---|---:|")
+    for module in ("numpy", "studpoker.evaluate"):
+        print(f"| `import {module}` | {import_time(module):.3f} |")
+
+
+def main() -> None:
+    measure()
+
+
+if __name__ == "__main__":
+    main()
