@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module defines ``main() -> None`` that measures and prints its table.
-MODULES: tuple[str, ...] = ("engine", "load")
+MODULES: tuple[str, ...] = ("engine", "load", "evaluators")
 
 
 def main(argv: list[str]) -> int:
