@@ -25,7 +25,13 @@ from sqlalchemy import text
 from studpoker.server import create_app
 from studpoker.server.lobby import Room
 from studpoker.store import Store, TableConfig
-from tests.server.conftest import fast_store, make_settings
+
+# The async harness of the server tests (uvicorn in the test's loop), for the security tests.
+from tests.server.conftest import (
+    fast_store,
+    harness,  # noqa: F401
+    make_settings,
+)
 
 FINGERPRINT_SQL = {
     "accounts": "select count(*), coalesce(sum(bankroll), 0) from accounts",
