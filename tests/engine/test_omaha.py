@@ -105,3 +105,13 @@ def test_o8_ten_players() -> None:
     check_down(hand)
     assert sum(hand.result.final_stacks.values()) == 2000
     assert hand.deck.dealt == 45
+
+
+def test_o8_burn_cards_switch() -> None:
+    house = get_game("O8").default_house.with_overrides(["burn_cards=on"])
+    hand = omaha([(1, 100), (2, 100), (3, 100)], button=1, house=house)
+    check_down(hand)
+    burns = kinds_of(hand.events, EventKind.BURN)
+    assert [e.street for e in burns] == ["flop", "turn", "river"]
+    assert hand.deck.dealt == 12 + 3 + 5
+    assert all(e.cards == (None,) for e in hand.events_for(2) if e.kind == EventKind.BURN)
