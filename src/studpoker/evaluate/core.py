@@ -159,8 +159,20 @@ def _as_tuple(cards: Iterable[Any]) -> tuple[Any, ...]:
 
 def high_value(cards: Iterable[int]) -> int:
     """The value of the best 5-card high hand (1 to 7,462; greater is better)."""
-    t = cards if type(cards) is tuple else _as_tuple(cards)
-    s = _key_sum(t, "high")
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "high") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "high")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "high")
     if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
         return _flush_value(s, t)
     return HIGH_BY_SUM[s & _LOOKUP_BITS]
@@ -168,12 +180,40 @@ def high_value(cards: Iterable[int]) -> int:
 
 def razz_value(cards: Iterable[int]) -> int:
     """The value of the best ace-to-five low (1 to 6,175; greater is better; 6,175 the wheel)."""
-    return RAZZ_BY_SUM[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "razz") & _LOOKUP_BITS]
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "razz") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "razz")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "razz")
+    return RAZZ_BY_SUM[s & _LOOKUP_BITS]
 
 
 def low8_value(cards: Iterable[int]) -> int:
     """The razz value of the best eight-or-better low, or 0 when there is none."""
-    v = RAZZ_BY_SUM[_key_sum(cards if type(cards) is tuple else _as_tuple(cards), "low8") & _LOOKUP_BITS]
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "low8") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "low8")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "low8")
+    v = RAZZ_BY_SUM[s & _LOOKUP_BITS]
     return v if v >= WORST_QUALIFIER else 0
 
 
@@ -421,8 +461,20 @@ def high(cards: Iterable[int]) -> HighHand:
     >>> hand > high(parse_cards("As Ks Qs Js 9d 8c"))
     True
     """
-    t = cards if type(cards) is tuple else _as_tuple(cards)
-    s = _key_sum(t, "high")
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "high") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "high")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "high")
     if _FLUSH_SUIT[(s >> _SUIT_SHIFT) & 0xFFFF]:
         return HighHand(_flush_value(s, t), t)
     return HighHand(HIGH_BY_SUM[s & _LOOKUP_BITS], t)
@@ -430,8 +482,21 @@ def high(cards: Iterable[int]) -> HighHand:
 
 def razz(cards: Iterable[int]) -> LowHand:
     """The best ace-to-five low of 5 to 7 cards, no qualifier (pairs count against)."""
-    t = cards if type(cards) is tuple else _as_tuple(cards)
-    return LowHand(RAZZ_BY_SUM[_key_sum(t, "razz") & _LOOKUP_BITS], t)
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "razz") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "razz")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "razz")
+    return LowHand(RAZZ_BY_SUM[s & _LOOKUP_BITS], t)
 
 
 def low8(cards: Iterable[int]) -> LowHand | None:
@@ -443,8 +508,21 @@ def low8(cards: Iterable[int]) -> LowHand | None:
     >>> low8(parse_cards("9c 5d 4h 2s Ac Kd Kh")) is None
     True
     """
-    t = cards if type(cards) is tuple else _as_tuple(cards)
-    v = RAZZ_BY_SUM[_key_sum(t, "low8") & _LOOKUP_BITS]
+    if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
+        t: tuple[Any, ...] = cards
+        k, x = _KEY, _BIT
+        a, b, c, d, e, f, g = t
+        try:
+            s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
+            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
+        except (TypeError, IndexError):
+            raise _bad_cards(t, 5, 7, "low8") from None
+        if m.bit_count() != 7:
+            raise _bad_cards(t, 5, 7, "low8")
+    else:
+        t = _as_tuple(cards)
+        s = _key_sum(t, "low8")
+    v = RAZZ_BY_SUM[s & _LOOKUP_BITS]
     return LowHand(v, t) if v >= WORST_QUALIFIER else None
 
 
