@@ -115,3 +115,9 @@ def test_o8_burn_cards_switch() -> None:
     assert [e.street for e in burns] == ["flop", "turn", "river"]
     assert hand.deck.dealt == 12 + 3 + 5
     assert all(e.cards == (None,) for e in hand.events_for(2) if e.kind == EventKind.BURN)
+
+
+def test_o8_heads_up_uncapped_when_a_blind_is_all_in() -> None:
+    hand = omaha([(1, 500), (2, 500), (3, 8)], button=1)  # seat 3 is all-in from the big blind
+    play(hand, "1:r=20 2:r=30 1:r=40 2:r=50")
+    assert options(hand)[-1] == ("raise", 60)

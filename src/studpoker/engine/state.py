@@ -472,6 +472,8 @@ class Hand:
                 self._cur = self._full = stakes.big_blind
                 self._bets = 1
                 active = [i for i in range(n) if not folded[i] and not allin[i]]
+                # The round begins once the blinds are in: a blind all-in leaves it to the others.
+                self._uncapped = self.house.heads_up_uncapped and len(active) == 2
                 if not active or (len(active) == 1 and self._bet[active[0]] >= self._cur):
                     return False
                 first = self._next_active(bb, include_self=False)
