@@ -259,3 +259,21 @@ def test_pre_action_boxes_and_keyboard(page: Any) -> None:
     assert out["labels"] == ["FoldF", "Call 10C", "Raise to 15R"]
     assert out["sent"] == ["call:500", "raise:1500"]
     assert out["after"] == 0
+
+
+def test_omaha_button_from_the_blinds(page: Any) -> None:
+    out = run(
+        page,
+        "state",
+        """
+        const button = (seats, sb) => {
+          const table = { game: 'O8' };
+          const st = { table, seats: seats.map(seat => ({ seat, stack: 1000 })), handSeats: seats };
+          let h = m.reduceEvent(null, { kind: 'hand_start', detail: 'O8' }, st);
+          h = m.reduceEvent(h, { kind: 'post_blind', seat: sb, amount: 25, detail: 'small' }, st);
+          return h.button;
+        };
+        return [button([1, 5, 8], 8), button([1, 5, 8], 1), button([3, 6], 3)];
+        """,
+    )
+    assert out == [5, 8, 3]

@@ -194,6 +194,8 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     a.click("#history-btn")
     a.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
     assert "Deck verified" in a.inner_text(".hand-entry .verify")
+    a.wait_for_selector(".hand-entry pre", timeout=10000)  # the readable text of the hand
+    assert "studpoker" in a.inner_text(".hand-entry pre").lower()
     w.click("#history-btn")
     w.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
 

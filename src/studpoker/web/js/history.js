@@ -43,7 +43,7 @@ export class HistoryPanel {
   /** A hand finished at the table: check its deck, then fetch its text. */
   async add(finished, announced, { dealtIn = true, names = {} } = {}) {
     if (this.entries.some((e) => e.handId === finished.hand_id)) return;
-    const entry = { handId: finished.hand_id, finished, announced, check: null, text: null, phh: null, dealtIn, names, loaded: false };
+    const entry = { handId: finished.hand_id, finished, announced, check: null, text: null, phh: null, dealtIn, names, loaded: false, at: new Date() };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, KEEP);
     this.render();
@@ -84,7 +84,7 @@ export class HistoryPanel {
       ? `<pre>${escapeHtml(e.text)}</pre>`
       : `<p class="muted small">${!e.dealtIn ? "You watched this hand: its history is for the players." : e.loaded ? "No text stored for this hand." : "Loading the hand's text…"}</p>`;
     el.innerHTML =
-      `<header><b>Hand ${escapeHtml(e.handId.slice(0, 8))}</b><span class="muted small">${new Date().toLocaleTimeString()}</span></header>` +
+      `<header><b>Hand ${escapeHtml(e.handId.slice(0, 8))}</b><span class="muted small">${e.at.toLocaleTimeString()}</span></header>` +
       (summary ? `<div class="small">${summary}</div>` : "") +
       `<div class="verify ${cls}" data-verified="${check?.ok ?? ""}">${escapeHtml(verdict)}</div>` +
       `<details class="hash"><summary>commitment ${escapeHtml(e.finished.commitment.slice(0, 16))}…</summary>` +

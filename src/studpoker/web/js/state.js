@@ -236,7 +236,15 @@ function player(hand, seat) {
 
 function newHand(st) {
   const players = (st.seats ?? []).map((s) => ({ seat: s.seat, stack: s.stack, bet: 0, total: 0, cards: [], folded: false, all_in: false }));
-  return { game: pick(st.table, "game"), street: null, players, board: [], community: [], to_act: null, bring_in_seat: null, shows: {}, awards: [], over: false, started: false };
+  return { game: pick(st.table, "game"), street: null, players, board: [], community: [], to_act: null, bring_in_seat: null, button: null, shows: {}, awards: [], over: false, started: false };
+}
+
+/** Omaha: the button sits right before the small blind (heads-up the button posts it). */
+function buttonFromSmallBlind(hand, sbSeat) {
+  const seats = hand.players.map((p) => p.seat).sort((a, b) => a - b);
+  if (seats.length === 2) return sbSeat;
+  const i = seats.indexOf(sbSeat);
+  return i < 0 ? null : seats[(i - 1 + seats.length) % seats.length];
 }
 
 /**
@@ -267,6 +275,7 @@ export function reduceEvent(hand, ev, st) {
     case "post_blind":
       pay(ev.amount, true);
       if (ev.all_in) p.all_in = true;
+      if (ev.detail === "small" && hand.button === null) hand.button = buttonFromSmallBlind(hand, ev.seat);
       break;
     case "deal":
       for (const c of ev.cards ?? [null]) p.cards.push({ card: c, up: ev.detail === "up" });
