@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Each module defines ``main() -> None`` that measures and prints its table.
-MODULES: tuple[str, ...] = ("engine", "load", "evaluators")
+MODULES: tuple[str, ...] = ("engine", "load", "evaluators", "equity", "bots")
 
 
 def main(argv: list[str]) -> int:
