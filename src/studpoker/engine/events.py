@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from studpoker.cards import Card
 from studpoker.engine.actions import ActionKind
@@ -65,3 +67,99 @@ class Event:
         if self.detail is not None:
             out["detail"] = self.detail
         return out
+
+
+# A raw event, as the hand records it: (kind, visibility, seat, street, cards, amount, action,
+# all_in, pot, detail). ``detail`` may be a callable worked out when the event is first read.
+RawEvent = tuple[
+    EventKind,
+    int | None,
+    int | None,
+    str | None,
+    Any,
+    int | None,
+    ActionKind | None,
+    bool,
+    int | None,
+    str | Callable[[], str] | None,
+]
+
+
+class EventLog:
+    """The hand's log: raw tuples appended cheaply, :class:`Event` records built when read."""
+
+    __slots__ = ("_events", "raw")
+
+    def __init__(self) -> None:
+        self.raw: list[RawEvent] = []
+        self._events: list[Event] = []
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def add(
+        self,
+        kind: EventKind,
+        *,
+        visibility: int | None = None,
+        seat: int | None = None,
+        street: str | None = None,
+        cards: Any = None,
+        amount: int | None = None,
+        action: ActionKind | None = None,
+        all_in: bool = False,
+        pot: int | None = None,
+        detail: str | Callable[[], str] | None = None,
+    ) -> None:
+        self.raw.append((kind, visibility, seat, street, cards, amount, action, all_in, pot, detail))
+
+    def since(self, start: int) -> tuple[Event, ...]:
+        """The events after the first ``start`` (version ``start + 1`` on)."""
+        events = self._events
+        raw = self.raw
+        for k in range(len(events), len(raw)):
+            kind, vis, seat, street, cards, amount, action, all_in, pot, detail = raw[k]
+            if detail is not None and not isinstance(detail, str):
+                detail = detail()
+            events.append(
+                Event(
+                    version=k + 1,
+                    kind=kind,
+                    visibility=vis,
+                    seat=seat,
+                    street=street,
+                    cards=cards,
+                    amount=amount,
+                    action=action,
+                    all_in=all_in,
+                    pot=pot,
+                    detail=detail,
+                )
+            )
+        return tuple(events[start:])
+
+    def visible_to(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
+        """What ``seat`` (None: a spectator) may see: hidden cards become None."""
+        out: list[Event] = []
+        for event in self.since(after_version):
+            vis = event.visibility
+            if vis is None or vis == seat:
+                out.append(event)
+            else:
+                hidden = None if event.cards is None else tuple(None for _ in event.cards)
+                out.append(
+                    Event(
+                        version=event.version,
+                        kind=event.kind,
+                        visibility=None,
+                        seat=event.seat,
+                        street=event.street,
+                        cards=hidden,
+                        amount=event.amount,
+                        action=event.action,
+                        all_in=event.all_in,
+                        pot=event.pot,
+                        detail=event.detail,
+                    )
+                )
+        return tuple(out)

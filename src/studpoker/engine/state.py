@@ -7,8 +7,7 @@ speaks in table seat numbers. Events are kept as plain tuples and turned into
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from studpoker.cards import Card, Deck
 from studpoker.engine.actions import (
@@ -18,9 +17,10 @@ from studpoker.engine.actions import (
     LegalActions,
     LegalOption,
 )
-from studpoker.engine.events import Event, EventKind
+from studpoker.engine.events import Event, EventKind, EventLog, RawEvent
 from studpoker.engine.pots import Pot, build_pots
 from studpoker.engine.result import HandResult
+from studpoker.engine.seating import check_table
 from studpoker.engine.showdown import award_uncontested, showdown
 from studpoker.engine.showing import bring_in_key, high_showing_key, low_showing_key
 from studpoker.engine.views import HandView, build_view
@@ -37,20 +37,6 @@ _RAISE = ActionKind.RAISE
 _E_DEAL = EventKind.DEAL
 _AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
 _E_ACTION = EventKind.ACTION
-
-# A raw event: (kind, visibility, seat, street, cards, amount, action, all_in, pot, detail)
-RawEvent = tuple[
-    EventKind,
-    int | None,
-    int | None,
-    str | None,
-    Any,
-    int | None,
-    ActionKind | None,
-    bool,
-    int | None,
-    str | Callable[[], str] | None,
-]
 
 NOBODY = 0  # visibility of burnt cards: no seat may see them
 
@@ -90,7 +76,7 @@ class Hand:
         self.game: Game = game
         self.stakes: Stakes = stakes
         self.house: HouseRules = game.default_house if house is None else house
-        self._validate(game, stakes, seats, button)
+        check_table(game, stakes, seats, button)
         self.deck: Deck = Deck() if deck is None else deck
         n = len(seats)
         self._n = n
@@ -111,8 +97,9 @@ class Hand:
         self._up: list[list[Card]] = [[] for _ in range(n)]
         self._board: list[Card] = []
         self._exposed = False
-        self._log: list[RawEvent] = []
-        self._events: list[Event] = []
+        self._eventlog = EventLog()
+        self._log: list[RawEvent] = self._eventlog.raw  # appended to directly on the hot path
+        self._log_event = self._eventlog.add
         self._street = -1
         self._to_act: int | None = None
         self._cur = 0
@@ -137,44 +124,6 @@ class Hand:
 
     # ----------------------------------------------------------------- setup
 
-    @staticmethod
-    def _validate(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None) -> None:
-        if not isinstance(stakes, Stakes):
-            raise TypeError(f"stakes must be a Stakes record, not {stakes!r}")
-        if not game.min_players <= len(seats) <= game.max_players:
-            raise ValueError(
-                f"{game.code} is played by {game.min_players} to {game.max_players} players, not {len(seats)}"
-            )
-        previous = 0
-        for entry in seats:
-            if not isinstance(entry, (tuple, list)) or len(entry) != 2:
-                raise ValueError(f"each seat is (seat_number, stack), not {entry!r}")
-            seat, stack = entry
-            for what, value in (("seat number", seat), ("stack", stack)):
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise ValueError(f"{what} must be an integer, not {value!r}")
-            if not 1 <= seat <= 10:
-                raise ValueError(f"seat numbers run from 1 to 10, not {seat}")
-            if seat <= previous:
-                raise ValueError(
-                    f"seats must be given clockwise (ascending numbers): {seat} after {previous}"
-                )
-            if stack <= 0:
-                raise ValueError(f"seat {seat} has no chips ({stack}); only players with chips are dealt in")
-            previous = seat
-        if game.kind == "stud":
-            if stakes.bring_in >= stakes.small_bet:
-                raise ValueError(
-                    f"the bring-in {stakes.bring_in} must be below the small bet {stakes.small_bet}"
-                )
-            if button is not None:
-                raise ValueError("stud has no button; leave button=None")
-        else:
-            if stakes.big_blind <= 0:
-                raise ValueError("Omaha needs a big blind above zero")
-            if button is None or button not in {s for s, _ in seats}:
-                raise ValueError(f"Omaha needs button= one of the seats dealt in, not {button!r}")
-
     def _start(self) -> None:
         ante = self.stakes.ante
         if ante:
@@ -191,50 +140,10 @@ class Hand:
 
     # ----------------------------------------------------------------- events
 
-    def _log_event(
-        self,
-        kind: EventKind,
-        *,
-        visibility: int | None = None,
-        seat: int | None = None,
-        street: str | None = None,
-        cards: Any = None,
-        amount: int | None = None,
-        action: ActionKind | None = None,
-        all_in: bool = False,
-        pot: int | None = None,
-        detail: str | Callable[[], str] | None = None,
-    ) -> None:
-        self._log.append((kind, visibility, seat, street, cards, amount, action, all_in, pot, detail))
-
-    def _materialize(self, upto: int) -> None:
-        events = self._events
-        log = self._log
-        for k in range(len(events), upto):
-            kind, vis, seat, street, cards, amount, action, all_in, pot, detail = log[k]
-            if detail is not None and not isinstance(detail, str):
-                detail = detail()  # a text worked out only when the event is read
-            events.append(
-                Event(
-                    version=k + 1,
-                    kind=kind,
-                    visibility=vis,
-                    seat=seat,
-                    street=street,
-                    cards=cards,
-                    amount=amount,
-                    action=action,
-                    all_in=all_in,
-                    pot=pot,
-                    detail=detail,
-                )
-            )
-
     @property
     def events(self) -> tuple[Event, ...]:
         """Every event so far, in order, unredacted (the full history; never send it to a client)."""
-        self._materialize(len(self._log))
-        return tuple(self._events)
+        return self._eventlog.since(0)
 
     @property
     def version(self) -> int:
@@ -245,30 +154,7 @@ class Hand:
         """The events ``seat`` may see (None: a spectator), with hidden cards replaced by None."""
         if seat is not None and seat not in self._index:
             raise ValueError(f"seat {seat} is not in this hand; seats: {list(self.seat_numbers)}")
-        self._materialize(len(self._log))
-        out: list[Event] = []
-        for event in self._events[after_version:]:
-            vis = event.visibility
-            if vis is None or vis == seat:
-                out.append(event)
-            else:
-                hidden = None if event.cards is None else tuple(None for _ in event.cards)
-                out.append(
-                    Event(
-                        version=event.version,
-                        kind=event.kind,
-                        visibility=None,
-                        seat=event.seat,
-                        street=event.street,
-                        cards=hidden,
-                        amount=event.amount,
-                        action=event.action,
-                        all_in=event.all_in,
-                        pot=event.pot,
-                        detail=event.detail,
-                    )
-                )
-        return tuple(out)
+        return self._eventlog.visible_to(seat, after_version)
 
     # ----------------------------------------------------------------- public state
 
@@ -626,8 +512,7 @@ class Hand:
         option = self._check_turn(seat, action)
         start = len(self._log)
         self._do(option, None)
-        self._materialize(len(self._log))
-        return tuple(self._events[start:])
+        return self._eventlog.since(start)
 
     def act(self, seat: int, kind: ActionKind, amount: int | None = None) -> None:
         """Like :meth:`apply` without building the returned events (fast path for simulations)."""
@@ -786,8 +671,7 @@ class Hand:
             self._advance(i)
         else:
             self._do(options[0], "fold")
-        self._materialize(len(self._log))
-        return tuple(self._events[start:])
+        return self._eventlog.since(start)
 
     # ----------------------------------------------------------------- the end
 
