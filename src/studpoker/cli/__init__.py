@@ -12,7 +12,16 @@ import sys
 from collections.abc import Sequence
 
 # Modules that provide subcommands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("serve", "audit", "verify", "loadtest", "simulate", "equity", "play")
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "serve",
+    "audit",
+    "verify",
+    "loadtest",
+    "simulate",
+    "equity",
+    "play",
+    "replay",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

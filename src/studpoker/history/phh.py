@@ -249,7 +249,7 @@ def _whole(number: Any, what: str) -> int:
         number = int(number)
     if number < 0:
         raise ValueError(f"{what} = {number!r} is negative")
-    return number
+    return int(number)
 
 
 def _hand_from_table(raw: Mapping[str, Any], source: str) -> PhhHand:
@@ -519,7 +519,7 @@ def _engine_cards(hand: Hand, seat: int) -> list[Card]:
     return [
         e.cards[0]
         for e in hand.events
-        if e.kind is EventKind.DEAL and e.seat == seat and e.cards and e.cards[0]
+        if e.kind is EventKind.DEAL and e.seat == seat and e.cards and e.cards[0] is not None
     ]
 
 
@@ -553,6 +553,12 @@ def _engine_action(act: PhhAction, legal: LegalActions) -> Action | None:
             option = legal.find(kind, act.amount)
             if option is not None:
                 break
+        else:
+            # PokerKit lets a bring-in player who has no more than the bring-in "complete" all-in
+            # for those chips: here that is the all-in bring-in.
+            bring_in = legal.find(ActionKind.BRING_IN, act.amount)
+            if bring_in is not None and bring_in.all_in:
+                option = bring_in
     return None if option is None else option.action
 
 
@@ -588,7 +594,7 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
         hand = Hand(
             game,
             stakes,
-            seats=list(zip(seats, phh.starting_stacks, strict=True)),
+            seats=sorted(zip(seats, phh.starting_stacks, strict=True)),
             deck=deck,
             house=rules,
             button=None if stud else seats[-1],
@@ -678,3 +684,137 @@ def finishing_stacks(hand: Hand, seats: Sequence[int]) -> list[int]:
     assert result is not None
     stacks = dict(result.final_stacks)
     return [stacks[seat] for seat in seats]
+
+
+# ----------------------------------------------------------------------------------------------
+# Writing
+
+
+def player_order(hand: Hand) -> list[int]:
+    """The table seats in PHH player order (p1 first): seat order in stud; in Omaha from the
+    seat left of the button round to the button (heads-up: the big blind, then the button)."""
+    seats = list(hand.seat_numbers)
+    if hand.game.is_stud or hand.button is None:
+        return seats
+    b = seats.index(hand.button)
+    return seats[b + 1 :] + seats[: b + 1]
+
+
+_ACTION_NOTATION = {
+    ActionKind.FOLD: "f",
+    ActionKind.CHECK: "cc",
+    ActionKind.CALL: "cc",
+    ActionKind.BRING_IN: "pb",
+}
+
+
+def hand_to_phh(
+    hand: Hand,
+    *,
+    players: Mapping[int, str] | None = None,
+    hand_id: str | int | None = None,
+    table: str | int | None = None,
+    time: datetime.datetime | None = None,
+    event: str | None = None,
+    currency: str | None = None,
+) -> PhhHand:
+    """The PHH record of a finished engine hand (``players`` maps seat numbers to names).
+
+    Deals are written one ``d dh`` per player and street (cards in dealing order), the showdown
+    as ``sm`` (shown cards) or a bare ``sm`` (mucked); hands turned up for an all-in run-out are
+    written as ``sm`` before the run-out and again at the showdown, as PokerKit does. A timeout
+    that makes a player all-in (disconnect protection) has no PHH notation: it is written as a
+    commentary, and such a hand does not replay.
+    """
+    if not hand.is_over:
+        raise ValueError("only a finished hand can be written as PHH")
+    game = hand.game
+    stakes = hand.stakes
+    order = player_order(hand)
+    n = len(order)
+    label = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    actions: list[str] = []
+    dealt: dict[int, list[Card]] = {seat: [] for seat in order}
+    run: dict[int, list[Card]] = {}
+    exposed: set[int] = set()
+
+    def flush() -> None:
+        for seat in order:
+            cards = run.get(seat)
+            if cards:
+                actions.append(f"d dh {label[seat]} {format_cards(cards)}")
+        run.clear()
+
+    for ev in hand.events:
+        kind = ev.kind
+        if kind is EventKind.DEAL:
+            assert ev.seat is not None and ev.cards and ev.cards[0] is not None
+            run.setdefault(ev.seat, []).append(ev.cards[0])
+            dealt[ev.seat].append(ev.cards[0])
+            continue
+        if run:
+            flush()
+        if kind is EventKind.DEAL_BOARD:
+            cards = [c for c in ev.cards or () if c is not None]
+            actions.append(f"d db {format_cards(cards)}")
+        elif kind is EventKind.ACTION:
+            assert ev.seat is not None and ev.action is not None
+            notation = _ACTION_NOTATION.get(ev.action)
+            if notation is None:
+                notation = f"cbr {ev.amount}"
+            actions.append(f"{label[ev.seat]} {notation}")
+        elif kind is EventKind.TIMEOUT and ev.detail == "protected_all_in":
+            assert ev.seat is not None
+            actions.append(f"# {label[ev.seat]} timed out: all-in under disconnect protection")
+        elif kind is EventKind.EXPOSE:
+            assert ev.seat is not None
+            exposed.add(ev.seat)
+            actions.append(f"{label[ev.seat]} sm {format_cards(dealt[ev.seat])}")
+        elif kind is EventKind.SHOW:
+            assert ev.seat is not None
+            cards = [c for c in ev.cards or () if c is not None and c not in hand.board]
+            actions.append(f"{label[ev.seat]} sm {format_cards(cards)}")
+        elif kind is EventKind.MUCK:
+            assert ev.seat is not None
+            actions.append(f"{label[ev.seat]} sm")
+    flush()
+
+    result = hand.result
+    phh = PhhHand(
+        variant=VARIANT_OF_GAME[game.code],
+        antes=[stakes.ante] * n,
+        starting_stacks=[hand.initial_stacks[seat] for seat in order],
+        actions=actions,
+        ante_trimming_status=True,
+        finishing_stacks=[result.final_stacks[seat] for seat in order],
+        seats=order,
+    )
+    if game.is_stud:
+        phh.bring_in, phh.small_bet, phh.big_bet = stakes.bring_in, stakes.small_bet, stakes.big_bet
+    else:
+        phh.blinds_or_straddles = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+        phh.small_bet, phh.big_bet = stakes.small_bet, stakes.big_bet
+    if players:
+        phh.players = [players.get(seat, "") for seat in order]
+    extra: dict[str, Any] = {}
+    if event is not None:
+        extra["event"] = event
+    if time is not None:
+        extra["time"] = time.time().replace(microsecond=0, tzinfo=None)
+        extra["day"], extra["month"], extra["year"] = time.day, time.month, time.year
+        if time.tzinfo is not None:
+            extra["time_zone_abbreviation"] = time.tzname()
+    if hand_id is not None:
+        extra["hand"] = hand_id
+    if table is not None:
+        extra["table"] = table
+    extra["seat_count"] = game.max_players
+    if currency is not None:
+        extra["currency"] = currency
+    phh.extra = extra
+    return phh
+
+
+def dump_hand(hand: Hand, **metadata: Any) -> str:
+    """The PHH text of a finished engine hand; ``metadata`` as for :func:`hand_to_phh`."""
+    return hand_to_phh(hand, **metadata).dumps()

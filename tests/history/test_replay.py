@@ -1,0 +1,272 @@
+"""Replaying PHH files through the engine; writing engine hands as PHH; bad files."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+from studpoker.cards import Deck
+from studpoker.engine import Action, Hand
+from studpoker.games import HouseRules, Stakes, get_game
+from studpoker.history.phh import (
+    PhhError,
+    dump_hand,
+    finishing_stacks,
+    hand_to_phh,
+    load_hands,
+    loads,
+    replay,
+)
+
+DATA = Path(__file__).parent.parent / "data" / "phh"
+WSOP = sorted(DATA.glob("wsop*.phh"))
+
+
+def _compat(code: str) -> HouseRules:
+    return HouseRules.pokerkit_compat(code)
+
+
+@pytest.mark.parametrize("path", WSOP, ids=[p.stem for p in WSOP])
+def test_televised_hand_replays_to_the_same_stacks(path: Path) -> None:
+    (phh,) = load_hands(path)
+    hand = replay(phh, house=_compat(phh.game_code))
+    assert hand.is_over
+    assert finishing_stacks(hand, list(range(1, phh.player_count + 1))) == phh.finishing_stacks
+
+
+def test_fixtures_cover_every_game() -> None:
+    variants = {load_hands(p)[0].variant for p in WSOP}
+    assert variants == {"F7S", "F7S/8", "FR", "FO/8"}
+
+
+@pytest.mark.parametrize("path", WSOP[::4], ids=[p.stem for p in WSOP[::4]])
+def test_round_trip_through_our_dump_and_pokerkit(path: Path) -> None:
+    from pokerkit.notation import HandHistory
+
+    (phh,) = load_hands(path)
+    house = _compat(phh.game_code)
+    text = dump_hand(replay(phh, house=house))
+    (again,) = loads(text, source="dumped")
+    assert again.finishing_stacks == phh.finishing_stacks
+    replay(again, house=house)  # checks the finishing stacks again
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = list(HandHistory.loads(text))[-1]
+    assert list(theirs.stacks) == phh.finishing_stacks
+
+
+def _random_hand(code: str, seed: int) -> Hand:
+    rng = random.Random(seed)
+    game = get_game(code)
+    n = rng.randint(2, 6)
+    stakes = Stakes.from_bets(10, 20, game)
+    stacks = [rng.choice([30, 150, 400]) for _ in range(n)]
+    seats = sorted(rng.sample(range(1, 9), n))
+    hand = Hand(
+        game,
+        stakes,
+        seats=list(zip(seats, stacks, strict=True)),
+        deck=Deck.shuffled(rng, salt="t"),
+        button=None if game.is_stud else seats[rng.randrange(n)],
+    )
+    while not hand.is_over:
+        option = rng.choice(hand.legal_actions().options)
+        seat = hand.to_act
+        assert seat is not None
+        hand.apply(seat, Action(kind=option.kind, amount=option.amount))
+    return hand
+
+
+@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8"])
+def test_engine_hands_dump_and_replay_identically(code: str) -> None:
+    for seed in range(25):
+        hand = _random_hand(code, seed)
+        phh = hand_to_phh(hand, players={s: f"P{s}" for s in hand.seat_numbers}, hand_id=seed)
+        (again,) = loads(phh.dumps())
+        replayed = replay(again)  # the same (default) house rules
+        assert again.seats is not None
+        assert finishing_stacks(replayed, again.seats) == again.finishing_stacks
+        assert [e.kind for e in replayed.events] == [e.kind for e in hand.events]
+
+
+def test_omaha_players_start_left_of_the_button() -> None:
+    hand = _random_hand("O8", 3)
+    phh = hand_to_phh(hand)
+    assert phh.seats is not None and phh.seats[-1] == hand.button
+    assert phh.blinds_or_straddles is not None and phh.blinds_or_straddles[:2] == [
+        hand.stakes.small_blind,
+        hand.stakes.big_blind,
+    ]
+
+
+def test_metadata_fields_are_written() -> None:
+    import datetime
+
+    hand = _random_hand("7S", 1)
+    when = datetime.datetime(2026, 11, 29, 12, 30, 5, tzinfo=datetime.UTC)
+    text = dump_hand(hand, hand_id="H-1", table="Rio 3", time=when, event="test", currency="USD")
+    (phh,) = loads(text)
+    assert phh.extra["hand"] == "H-1" and phh.extra["table"] == "Rio 3"
+    assert phh.extra["time"] == datetime.time(12, 30, 5)
+    assert (phh.extra["day"], phh.extra["month"], phh.extra["year"]) == (29, 11, 2026)
+    assert phh.ante_trimming_status is True
+
+
+# ----------------------------------------------------------------------------------------------
+# Bad files: each names the file, the action number and the reason.
+
+GOOD = """
+variant = "F7S"
+antes = [1, 1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [100, 100, 100]
+actions = [
+    "d dh p1 AsKd2c",
+    "d dh p2 3c4c5h",
+    "d dh p3 6d7d8d",
+    "p1 pb",
+    "p2 cbr 5",
+    "p3 f",
+    "p1 cc",
+    "d dh p1 Ah",
+    "d dh p2 Qs",
+    "p1 cc",
+    "p2 cc",
+    "d dh p1 Kh",
+    "d dh p2 Qd",
+    "p2 cbr 10",
+    "p1 f",
+]
+finishing_stacks = [94, 107, 99]
+"""
+
+
+def test_the_good_file_replays() -> None:
+    (phh,) = loads(GOOD, source="good.phh")
+    hand = replay(phh)
+    assert finishing_stacks(hand, [1, 2, 3]) == [94, 107, 99]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action", "reason"),
+    [
+        ('"p2 cbr 5"', '"p3 cbr 5"', 5, "out of turn: p2 (seat 2) is to act"),
+        (
+            '"p2 cbr 5"',
+            '"p2 cbr 7"',
+            5,
+            "'p2 cbr 7' is not legal now; p2 (seat 2) may: fold, call 2, complete 5",
+        ),
+        ('"p1 pb"', '"p1 cc"', 4, "not legal now"),
+        (
+            '"d dh p1 Ah"',
+            '"d dh p1 AhAc"',
+            8,
+            "does not match the deal: p1 (seat 1) has been dealt As Kd 2c Ah",
+        ),
+        ('"d dh p2 Qs"', '"d dh p3 Qs"', 9, "does not match the deal"),
+        ('"d dh p2 Qd"', '"d dh p2 Kd"', 13, "card Kd is dealt twice (first in action 1)"),
+        ('"d dh p2 Qd"', '"d dh p2 Qx"', 13, "bad card"),
+        ('"d dh p2 Qd"', '"d dh p2 ??"', 13, "unknown cards"),
+        ('"p1 f",', '"p1 f", "p2 cc",', 16, "the hand is already over"),
+        ('"p1 f",', '"p1 f", "p9 cc",', 16, "there are only 3 players"),
+    ],
+)
+def test_bad_actions(old: str, new: str, action: int, reason: str) -> None:
+    assert old in GOOD
+    (phh,) = loads(GOOD.replace(old, new), source="bad.phh")
+    with pytest.raises(PhhError) as info:
+        replay(phh)
+    assert (info.value.file, info.value.action) == ("bad.phh", action)
+    assert reason in info.value.reason
+    assert str(info.value).startswith(f"bad.phh: action {action}: ")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("finishing_stacks = [94, 107, 99]", "finishing_stacks = [94, 106, 100]", "differ from the replay's"),
+        ('    "p1 f",\n', "", "the actions end before the hand is over (p1 (seat 1) is to act)"),
+        ('variant = "F7S"', 'variant = "FT"', "unknown variant 'FT'"),
+        ("antes = [1, 1, 1]", "antes = [1, 1, 2]", "not uniform"),
+        (
+            "bring_in = 2",
+            "bring_in = 5",
+            "the hand cannot start: the bring-in 5 must be below the small bet 5",
+        ),
+        (
+            "starting_stacks = [100, 100, 100]",
+            "starting_stacks = [100, 100, 100]\nseats = [3, 1, 2]",
+            "increasing",
+        ),
+    ],
+)
+def test_bad_files(old: str, new: str, reason: str) -> None:
+    assert old in GOOD
+    with pytest.raises(PhhError) as info:
+        (phh,) = loads(GOOD.replace(old, new), source="bad.phh")
+        replay(phh)
+    assert info.value.file == "bad.phh"
+    assert reason in info.value.reason
+
+
+def test_truncated_file_with_missing_deals() -> None:
+    text = GOOD.replace('    "d dh p1 Kh",\n    "d dh p2 Qd",\n', "")
+    (phh,) = loads(text, source="cut.phh")
+    with pytest.raises(PhhError, match=r"cut.phh: the file deals p1 As Kd 2c Ah but the hand deals"):
+        replay(phh)
+
+
+def test_seat_numbers_are_kept() -> None:
+    text = GOOD.replace("finishing_stacks", "seats = [2, 5, 7]\nfinishing_stacks")
+    (phh,) = loads(text)
+    hand = replay(phh)
+    assert hand.seat_numbers == (2, 5, 7)
+    assert hand_to_phh(hand).seats == [2, 5, 7]
+
+
+def test_ante_trimming_off_with_a_short_ante_is_refused() -> None:
+    text = GOOD.replace("starting_stacks = [100, 100, 100]", "starting_stacks = [1, 100, 100]")
+    text = text.replace("antes = [1, 1, 1]", "ante_trimming_status = false\nantes = [2, 2, 2]")
+    (phh,) = loads(text)
+    with pytest.raises(PhhError, match="ante_trimming_status = false"):
+        replay(phh)
+
+
+def test_pokerkit_style_all_in_bring_in_completion_is_the_bring_in() -> None:
+    # PokerKit writes an all-in "completion" by a player who has no more than the bring-in.
+    text = """
+variant = "F7S"
+antes = [1, 1]
+bring_in = 5
+small_bet = 10
+big_bet = 20
+starting_stacks = [4, 100]
+actions = ["d dh p1 AsKd2c", "d dh p2 3c4c5h", "p1 cbr 3", "p2 cc",
+           "d dh p1 Ah", "d dh p2 Qs", "d dh p1 Kh", "d dh p2 Qd", "d dh p1 Ac", "d dh p2 Qc",
+           "d dh p1 Ad", "d dh p2 Jd"]
+"""
+    (phh,) = loads(text)
+    hand = replay(phh)
+    assert finishing_stacks(hand, [1, 2]) == [8, 96]
+
+
+def test_house_switches_change_the_replay() -> None:
+    # Heads-up, RULES.md lets the raising go on (heads_up_uncapped); PokerKit caps it.
+    actions = ["d dh p1 AsKd2c", "d dh p2 3c4c5h", "p1 pb", "p2 cbr 5"]
+    actions += ["p1 cbr 10", "p2 cbr 15", "p1 cbr 20", "p2 cbr 25", "p1 f"]
+    text = GOOD.replace("finishing_stacks = [94, 107, 99]", "")
+    text = text.replace("starting_stacks = [100, 100, 100]", "starting_stacks = [100, 100]")
+    text = text.replace("antes = [1, 1, 1]", "antes = [1, 1]")
+    start, end = text.index("actions = ["), text.index("]\n", text.index("actions = [")) + 2
+    text = text[:start] + "actions = " + repr(actions).replace("'", '"') + "\n" + text[end:]
+    (phh,) = loads(text, source="hu.phh")
+    hand = replay(phh)
+    assert finishing_stacks(hand, [1, 2]) == [79, 121]
+    with pytest.raises(PhhError, match=r"hu.phh: action 8: 'p2 cbr 25' is not legal now"):
+        replay(phh, house=_compat("7S"))
