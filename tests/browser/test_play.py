@@ -133,6 +133,10 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
             b.wait_for_selector("#actions button.act", timeout=10000)
             assert hole_cards(b) == before
             assert b.locator(".seat.hero .clock").count() == 1
+            # the deck commitment of the hand in play is fetched again for the check at the end
+            b.wait_for_function(
+                "() => { const s = window.studpoker.state; return s.commitment?.handId === s.handId; }"
+            )
             reloaded = True
         if b_turn:
             # at phone width the action buttons stay on screen

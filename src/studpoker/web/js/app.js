@@ -100,8 +100,12 @@ function connect() {
     onMessage,
     onStatus: setConn,
     onOpen: () => {
-      // after a (re)connection: join the open table again; the snapshot restores everything
-      if (app.tableId) app.socket.send({ type: "join_table", table_id: app.tableId });
+      // after a (re)connection: join the open table again; its snapshot restores everything
+      // (until it arrives, table messages have nothing to apply to)
+      if (app.tableId) {
+        app.state?.awaitSnapshot();
+        app.socket.send({ type: "join_table", table_id: app.tableId });
+      }
     },
   });
   app.socket.connect();
@@ -109,8 +113,23 @@ function connect() {
 
 function onMessage(msg) {
   if (msg.type === "error") {
+    if (msg.code === "unauthorized") {
+      // the session ended: back to the lobby to log in again
+      setToken(null);
+      app.socket?.close();
+      app.socket = null;
+      refreshMe();
+      location.hash = "#/";
+      toast("Your session has ended: please log in again.");
+      return;
+    }
     if (msg.code === "stale" && app.state) app.state.requestResync();
-    if (msg.code !== "rate_limited" || !msg.ref) toast(msg.message);
+    if (msg.code === "not_joined" && app.state && app.socket) {
+      app.state.awaitSnapshot();
+      app.socket.send({ type: "join_table", table_id: app.state.tableId });
+      return;
+    }
+    if (msg.code !== "stale") toast(msg.message);
     return;
   }
   if (msg.type === "pong" || msg.type === "ack" || msg.type === "welcome") return;
@@ -221,6 +240,14 @@ function onState(st, reason) {
     }
   }
   $("#status-line").textContent = statusText(st, view);
+  if (reason === "snapshot" && st.handId && st.commitment?.handId !== st.handId && view.heroSeat !== null) {
+    // joined mid-hand (a reload): the commitment published at the deal is in the hand's record
+    const handId = st.handId;
+    api.hand(handId).then(
+      (h) => h.commitment && st.handId === handId && st.commitment?.handId !== handId && (st.commitment = { handId, hash: h.commitment }),
+      () => {},
+    );
+  }
   if (reason === "snapshot" && app.wantSeat && view.heroSeat === null) {
     app.wantSeat = false;
     const free = view.seats.find((s) => !s.occupied);

@@ -78,6 +78,12 @@ export class TableState {
     return "gap";
   }
 
+  /** Forget the version until the next snapshot (after a reconnection). */
+  awaitSnapshot() {
+    this.version = -1;
+    this.waitingResync = false;
+  }
+
   requestResync() {
     if (this.waitingResync) return;
     this.waitingResync = true;
