@@ -38,9 +38,14 @@ POSITIONS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+CPU: dict[str, float] = {}
+
+
 def _timed(fn: Any) -> tuple[Any, float]:
-    start = time.perf_counter()
+    """(result, wall seconds); the process CPU seconds go to ``CPU["last"]``."""
+    start, cpu = time.perf_counter(), time.process_time()
     out = fn()
+    CPU["last"] = time.process_time() - cpu
     return out, time.perf_counter() - start
 
 
@@ -50,6 +55,7 @@ def ours(pos: dict[str, Any]) -> dict[str, Any]:
     result, seconds = _timed(
         lambda: equity(pos["game"], pos["hands"], dead=pos["dead"], board=board, precision=TARGET, seed=1)
     )
+    cpu = CPU["last"]
     sampled, s_seconds = _timed(
         lambda: equity(
             pos["game"], pos["hands"], dead=pos["dead"], board=board, exact=False, precision=0.0,
@@ -59,6 +65,7 @@ def ours(pos: dict[str, Any]) -> dict[str, Any]:
     return {
         "exact": result.exact,
         "seconds": seconds,
+        "cpu": cpu,
         "deals": result.deals,
         "equity": [p.equity for p in result.players],
         "mc_rate": sampled.deals / s_seconds,
@@ -83,7 +90,9 @@ def poker_equity(pos: dict[str, Any]) -> dict[str, Any] | None:
     run, r_seconds = _timed(
         lambda: pe.chunk_from_text(pos["pe"], hands, board=board, dead=dead, samples=need, seed=2, threads=1)
     )
+    cpu = CPU["last"]
     return {
+        "cpu": cpu,
         "exact": exact is not None,
         "exact_seconds": e_seconds if exact is not None else None,
         "rate": need / r_seconds,
@@ -124,8 +133,8 @@ def _fmt_rate(rate: float | None) -> str:
 
 
 def main() -> None:
-    print("| position | studpoker | time | deals/s | MC deals/s | poker-equity (1 thread) to ±0.1 % | "
-          "its deals/s | its exact | PokerKit deals/s |")  # fmt: skip
+    print("| position | studpoker | time (CPU) | deals/s | MC deals/s | poker-equity (1 thread) to ±0.1 % "
+          "(CPU) | its deals/s | its exact | PokerKit deals/s |")  # fmt: skip
     print("|---|---|--:|--:|--:|--:|--:|---|--:|")
     for pos in POSITIONS:
         mine = ours(pos)
@@ -133,17 +142,18 @@ def main() -> None:
         kit = pokerkit(pos)
         how = "exact" if mine["exact"] else "±0.1 %"
         rate = mine["deals"] / mine["seconds"]
-        pe_time = f"{theirs['target_seconds']:.2f} s" if theirs else "—"
+        pe_time = f"{theirs['target_seconds']:.2f} s ({theirs['cpu']:.2f})" if theirs else "—"
         pe_rate = _fmt_rate(theirs["rate"]) if theirs else "—"
         pe_exact = "—" if not theirs else (f"{theirs['exact_seconds']:.2f} s" if theirs["exact"] else "none")
         kit_rate = _fmt_rate(kit["rate"]) if kit else "—"
         print(
-            f"| {pos['name']} | {how} | {mine['seconds']:.2f} s | {_fmt_rate(rate)} | "
+            f"| {pos['name']} | {how} | {mine['seconds']:.2f} s ({mine['cpu']:.2f}) | {_fmt_rate(rate)} | "
             f"{_fmt_rate(mine['mc_rate'])} | {pe_time} | {pe_rate} | {pe_exact} | {kit_rate} |",
             flush=True,
         )
     print(
-        "\nstudpoker 'deals/s' counts the runouts covered (an exact heads-up count covers every one of "
+        "\nTimes are wall clock with the process CPU seconds in brackets (the machine may be shared). "
+        "studpoker 'deals/s' counts the runouts covered (an exact heads-up count covers every one of "
         "them); 'MC deals/s' is its Monte Carlo rate on the same position."
     )
 

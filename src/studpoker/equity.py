@@ -475,6 +475,7 @@ class _StudTables:
         self.main: list[I64 | None] = []
         self.low: list[I64 | None] = []
         self.combos: list[npt.NDArray[np.int8] | None] = []
+        self._masks: dict[int, npt.NDArray[np.uint64]] = {}
         blocks: list[npt.NDArray[np.int64]] = []
         owners: list[tuple[int, int]] = []
         for p in range(pos.players):
@@ -499,6 +500,47 @@ class _StudTables:
                 self.main[p] = main[at : at + m]
                 self.low[p] = low[at : at + m]
                 at += m
+
+    def masks(self, p: int) -> npt.NDArray[np.uint64]:
+        """Bit masks (bit i: unseen card i) of player ``p``'s completions, by table row."""
+        cached = self._masks.get(p)
+        if cached is None:
+            combos = self.combos[p]
+            assert combos is not None
+            cached = np.zeros(len(combos), dtype=np.uint64)
+            for j in range(combos.shape[1]):
+                cached |= np.left_shift(np.uint64(1), combos[:, j].astype(np.uint64))
+            self._masks[p] = cached
+        return cached
+
+    def sample(self, rng: np.random.Generator, n: int) -> tuple[I64, I64]:
+        """Values (P, n) of ``n`` random deals, every player tabled.
+
+        Each player's completion is a uniform table row, redrawn where it meets the cards
+        already given to the players before him. The number of completions disjoint from any
+        given earlier cards depends only on how many they are, so this is uniform over deals.
+        """
+        players = len(self.need)
+        main = np.empty((players, n), dtype=np.int64)
+        low = np.empty_like(main)
+        used = np.zeros(n, dtype=np.uint64)
+        for p in sorted(range(players), key=lambda q: -self.need[q]):
+            masks = self.masks(p)
+            m = len(masks)
+            idx = rng.integers(0, m, n)
+            got = masks[idx]
+            redo = np.flatnonzero(got & used)
+            while len(redo):
+                fresh = rng.integers(0, m, len(redo))
+                idx[redo] = fresh
+                got[redo] = masks[fresh]
+                redo = redo[(masks[fresh] & used[redo]) != 0]
+            used |= got
+            table, lows = self.main[p], self.low[p]
+            assert table is not None and lows is not None
+            main[p] = table[idx]
+            low[p] = lows[idx]
+        return main, low
 
     def values(self, p: int, idx: IntArray) -> tuple[I64, I64]:
         """Values of player ``p`` given his new cards as unseen indices (N, k), any order."""
@@ -836,5 +878,8 @@ def equity(
         return _result(pos, acc, True, time.perf_counter() - started, "enumeration")
     rng = np.random.default_rng(seed)
     total = sum(tables.need)
-    acc = _sample(pos, lambda n: _stud_values(tables, _partial_shuffle(rng, n, tables.r, total)), sampler)
+    if have_tables:
+        acc = _sample(pos, lambda n: tables.sample(rng, n), sampler)
+    else:
+        acc = _sample(pos, lambda n: _stud_values(tables, _partial_shuffle(rng, n, tables.r, total)), sampler)
     return _result(pos, acc, False, time.perf_counter() - started, "monte-carlo")
