@@ -89,12 +89,17 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     errors: list[str] = []
     for page in (a, b, c, w):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-    frames: list[str] = []
+    frames: list[str] = []  # what the watcher receives
+    frames_a: list[str] = []  # what alice receives (across her reconnection)
 
-    def on_socket(ws: Any) -> None:
-        ws.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else ""))
+    def recorder(into: list[str]) -> Any:
+        def on_socket(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: into.append(payload if isinstance(payload, str) else ""))
 
-    w.on("websocket", on_socket)
+        return on_socket
+
+    w.on("websocket", recorder(frames))
+    a.on("websocket", recorder(frames_a))
 
     suffix = str(int(time.time() * 1000) % 10**7)
     for page, name in ((a, "alice"), (c, "carol"), (b, "bob"), (w, "walt")):
@@ -109,6 +114,7 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     assert c.locator(".seat.hero .card.hole[data-card]").count() > 0, "carol was not dealt in"
 
     hole: set[str] = set()
+    others: set[str] = set()  # bob's and carol's down cards, which alice must not get either
     reloaded = False
     dropped = False
     table_shot = False
@@ -116,7 +122,8 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     deadline = time.monotonic() + 90
     while True:
         assert time.monotonic() < deadline, f"the hand did not finish; actions so far: {actions}"
-        hole |= hole_cards(a) | hole_cards(b) | hole_cards(c)
+        others |= hole_cards(b) | hole_cards(c)
+        hole |= hole_cards(a) | others
         seen = watcher_dom(w)
         if seen["showdown"]:
             break
@@ -192,6 +199,13 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     for frame in frames[:first_reveal]:
         for card in hole:
             assert f'"{card}"' not in frame, f"watcher frame carries the down card {card}: {frame[:300]}"
+    # Nor does a player get the others' down cards.
+    first_reveal_a = next(i for i, f in enumerate(frames_a) if f and reveals(f))
+    for frame in frames_a[:first_reveal_a]:
+        for card in others:
+            assert f'"{card}"' not in frame, (
+                f"alice's frame carries another player's card {card}: {frame[:300]}"
+            )
 
     # The hand history: the deck order revealed at the end matches the commitment published at
     # the deal, recomputed with SHA-256 in the browser.
