@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from studpoker.cards import Deck, format_cards
-from tests.browser.conftest import Server
+from tests.browser.conftest import SCREENSHOTS, Server
 
 pytestmark = pytest.mark.browser
 
@@ -277,3 +277,37 @@ def test_omaha_button_from_the_blinds(page: Any) -> None:
         """,
     )
     assert out == [5, 8, 3]
+
+
+def test_card_sheet_screenshot(page: Any) -> None:
+    """All 52 faces and a back, two-colour then four-colour (docs/screenshots/cards.png)."""
+    page.set_viewport_size({"width": 940, "height": 520})
+    page.evaluate(
+        """async () => {
+            const m = await import('/js/cards.js');
+            document.body.innerHTML = '';
+            document.body.style.padding = '14px';
+            const sheet = (four) => {
+                m.setFourColour(four);
+                const wrap = document.createElement('div');
+                wrap.style.cssText = 'display:grid;grid-template-columns:repeat(14,60px);gap:6px';
+                wrap.style.marginBottom = '14px';
+                for (let suit = 3; suit >= 0; suit--) {
+                    for (let rank = 12; rank >= 0; rank--) {
+                        const el = m.cardElement(4 * rank + suit);
+                        el.style.setProperty('--cw', '60px');
+                        wrap.appendChild(el);
+                    }
+                    const back = m.cardElement(null);
+                    back.style.setProperty('--cw', '60px');
+                    wrap.appendChild(back);
+                }
+                document.body.appendChild(wrap);
+            };
+            sheet(false);
+            sheet(true);
+            m.setFourColour(false);
+        }"""
+    )
+    assert page.locator(".card[data-card]").count() == 104
+    page.screenshot(path=str(SCREENSHOTS / "cards.png"), full_page=True)
