@@ -171,7 +171,7 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     # (The next hand starts after the server's pause: look quickly.)
     a.wait_for_selector(".result-banner")
     banner = a.inner_text(".result-banner")
-    a.wait_for_timeout(1300)  # the hands turn up one after the other
+    a.wait_for_timeout(2000)  # the hands turn up one after the other
     a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
     b.screenshot(path=str(SCREENSHOTS / "phone.png"))
     names = a.locator(".seat .hand-name").count()

@@ -310,18 +310,19 @@ export function reduceEvent(hand, ev, st) {
       hand.last_timeout = { seat: ev.seat, detail: ev.detail };
       if (ev.detail === "protected_all_in") p.all_in = true;
       break;
-    case "expose":
-    case "show": {
+    case "expose": {
+      // down cards turned up for an all-in run-out: they stay up for the rest of the hand
       const shown = (ev.cards ?? []).filter(Boolean);
-      if (ev.kind === "show") hand.shows[ev.seat] = { cards: shown, detail: ev.detail ?? "" };
-      // turn the hidden cards up, in place
-      const hidden = new Set(shown);
-      for (const c of p.cards) if (c.card) hidden.delete(c.card);
-      const extra = [...hidden];
-      p.cards = p.cards.map((c) => (c.card ? { card: c.card, up: c.up || shown.includes(c.card) || ev.kind === "show" } : { card: extra.shift() ?? null, up: true }));
-      if (ev.kind === "show" && shown.length > p.cards.length) p.cards = shown.map((c) => ({ card: c, up: true }));
+      const known = new Set(p.cards.map((c) => c.card).filter(Boolean));
+      const extra = shown.filter((c) => !known.has(c));
+      p.cards = p.cards.map((c) => (c.card ? { card: c.card, up: true } : { card: extra.shift() ?? null, up: true }));
       break;
     }
+    case "show":
+      // kept aside: the table turns the hands up one by one, in this order, at the showdown
+      hand.shows[ev.seat] = { cards: (ev.cards ?? []).filter(Boolean), detail: ev.detail ?? "" };
+      hand.show_order = [...(hand.show_order ?? []).filter((x) => x !== ev.seat), ev.seat];
+      break;
     case "muck":
       p.mucked = true;
       break;

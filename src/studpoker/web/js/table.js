@@ -31,7 +31,9 @@ export function showdownInfo(view) {
   if (!res && !hand?.over) return null;
   const info = { shown: new Map(), won: new Map(), lines: [], order: [] };
   const nameOf = (seat) => view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`;
-  const shown = res?.shown ?? Object.entries(hand?.shows ?? {}).map(([seat, h]) => ({ seat: Number(seat), cards: h.cards, high: h.detail }));
+  const shown =
+    res?.shown ??
+    (hand?.show_order ?? []).map((seat) => ({ seat, cards: hand.shows[seat].cards, high: hand.shows[seat].detail }));
   for (const h of shown) {
     info.order.push(h.seat);
     const best = new Set([...(h.high_cards ?? []), ...(h.low_cards ?? [])].map(cardText));
