@@ -589,9 +589,11 @@ class _Entries:
             rows_l.append(rows)
             tidx_l.append(idx)
             sign_l.append(np.full(m, -1 if t % 2 else 1, dtype=np.int64))
-        self.rows = np.concatenate(rows_l)
-        self.t = np.concatenate(tidx_l)
-        self.sign = np.concatenate(sign_l)
+        t_all = np.concatenate(tidx_l)
+        order = np.argsort(t_all, kind="stable")  # by T: later searches then touch nearby memory
+        self.rows = np.concatenate(rows_l)[order]
+        self.t = t_all[order]
+        self.sign = np.concatenate(sign_l)[order]
         self.groups = offsets[max_t + 1]
 
 
