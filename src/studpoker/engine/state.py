@@ -440,6 +440,10 @@ class Hand(Betting):
         self._result = showdown(self, returned)
         self._log_event(EventKind.HAND_END)
 
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self.street} street, seat {self.to_act} to act"
+        return f"<Hand {self.game.code} {len(self.seat_numbers)} players, {state}, version {self.version}>"
+
     # ----------------------------------------------------------------- views
 
     def view(self, seat: int | None = None) -> HandView:
