@@ -1,12 +1,12 @@
 """Scalar evaluators: ``high``, ``low8``, ``razz``, ``omaha8`` and their result types.
 
-A hand's value is one dictionary lookup. Each card has an integer key that packs three
-fields into one Python int below 2 ** 43: the rank key (bits 0-22; the sum over the cards
-identifies the rank multiset, see ``_build.rank_keys``), a 4-bit counter per suit at bit
-24 + 4 * suit (the sum tells whether five cards share a suit) and a card counter at bit 40.
-The sum's rank and count fields index the value dictionary. A second pass ORs the cards'
-own bits (``1 << code``) to catch a repeated card. The five cards used and the name are
-worked out only when asked.
+A hand's value is one dictionary lookup. Each card has an integer key that packs four
+fields into one Python int: the rank key (bits 0-22; the sum over the cards identifies the
+rank multiset, see ``_build.rank_keys``), a 4-bit counter per suit at bit 24 + 4 * suit
+(the sum tells whether five cards share a suit), a card counter at bit 40, and the card's
+own bit at 43 + code (a repeated card makes a carry, so the sum has fewer bits set there).
+The sum's rank and count fields index the value dictionary. The five cards used and the
+name are worked out only when asked.
 """
 
 from __future__ import annotations
@@ -75,8 +75,10 @@ _SUIT_SHIFT = 24
 _LOOKUP_BITS = ((1 << 23) - 1) | (7 << COUNT_SHIFT)  # rank-key sum and card count
 # Keys for codes 0..51; indexes -52..-1 land on None so negative numbers fail like others.
 _RANK_KEYS: list[int] = RANK_KEYS.tolist()
+_CARD_SHIFT = 43
 _KEY: list[Any] = [
-    _RANK_KEYS[c >> 2] + (1 << (_SUIT_SHIFT + 4 * (c & 3))) + (1 << COUNT_SHIFT) for c in range(52)
+    _RANK_KEYS[c >> 2] + (1 << (_SUIT_SHIFT + 4 * (c & 3))) + (1 << COUNT_SHIFT) + (1 << (_CARD_SHIFT + c))
+    for c in range(52)
 ] + [None] * 52
 _BIT: list[Any] = [1 << c for c in range(52)] + [None] * 52
 
@@ -105,26 +107,22 @@ def _bad_cards(cards: tuple[Any, ...], low: int, high: int, what: str) -> CardEr
 def _key_sum(cards: tuple[Any, ...], what: str) -> int:
     """The summed key of 5 to 7 distinct cards, or CardError."""
     k = _KEY
-    x = _BIT
     n = len(cards)
     try:
         if n == 7:
             a, b, c, d, e, f, g = cards
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         elif n == 6:
             a, b, c, d, e, f = cards
             s = k[a] + k[b] + k[c] + k[d] + k[e] + k[f]
-            m = x[a] | x[b] | x[c] | x[d] | x[e] | x[f]
         elif n == 5:
             a, b, c, d, e = cards
             s = k[a] + k[b] + k[c] + k[d] + k[e]
-            m = x[a] | x[b] | x[c] | x[d] | x[e]
         else:
             raise _bad_cards(cards, 5, 7, what)
     except (TypeError, IndexError):
         raise _bad_cards(cards, 5, 7, what) from None
-    if m.bit_count() != n:
+    if (s >> _CARD_SHIFT).bit_count() != n:
         raise _bad_cards(cards, 5, 7, what)
     return s
 
@@ -161,14 +159,13 @@ def high_value(cards: Iterable[int]) -> int:
     """The value of the best 5-card high hand (1 to 7,462; greater is better)."""
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "high") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "high")
     else:
         t = _as_tuple(cards)
@@ -182,14 +179,13 @@ def razz_value(cards: Iterable[int]) -> int:
     """The value of the best ace-to-five low (1 to 6,175; greater is better; 6,175 the wheel)."""
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "razz") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "razz")
     else:
         t = _as_tuple(cards)
@@ -201,14 +197,13 @@ def low8_value(cards: Iterable[int]) -> int:
     """The razz value of the best eight-or-better low, or 0 when there is none."""
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "low8") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "low8")
     else:
         t = _as_tuple(cards)
@@ -463,14 +458,13 @@ def high(cards: Iterable[int]) -> HighHand:
     """
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "high") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "high")
     else:
         t = _as_tuple(cards)
@@ -484,14 +478,13 @@ def razz(cards: Iterable[int]) -> LowHand:
     """The best ace-to-five low of 5 to 7 cards, no qualifier (pairs count against)."""
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "razz") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "razz")
     else:
         t = _as_tuple(cards)
@@ -510,14 +503,13 @@ def low8(cards: Iterable[int]) -> LowHand | None:
     """
     if type(cards) is tuple and len(cards) == 7:  # the common case, inlined (see _key_sum)
         t: tuple[Any, ...] = cards
-        k, x = _KEY, _BIT
+        k = _KEY
         a, b, c, d, e, f, g = t
         try:
             s: int = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
-            m: int = x[a] | x[b] | x[c] | x[d] | x[e] | x[f] | x[g]
         except (TypeError, IndexError):
             raise _bad_cards(t, 5, 7, "low8") from None
-        if m.bit_count() != 7:
+        if (s >> _CARD_SHIFT).bit_count() != 7:
             raise _bad_cards(t, 5, 7, "low8")
     else:
         t = _as_tuple(cards)
