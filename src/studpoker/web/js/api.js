@@ -35,19 +35,14 @@ async function request(method, path, body) {
   return data;
 }
 
+// Errors come as {"error": {"code", "message"}} (docs/server.md).
 function errorText(data, response) {
-  if (data && typeof data === "object") {
-    const detail = data.detail ?? data.message ?? data.error;
-    if (typeof detail === "string") return detail;
-    if (Array.isArray(detail)) return detail.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
-    if (detail && typeof detail === "object" && detail.message) return detail.message;
-  }
-  return `${response.status} ${response.statusText}`;
+  const message = data?.error?.message;
+  return typeof message === "string" ? message : `${response.status} ${response.statusText}`;
 }
 
 function takeToken(data) {
-  const token = data?.token ?? data?.access_token ?? data?.session;
-  if (token) setToken(token);
+  if (data?.token) setToken(data.token);
   return data;
 }
 

@@ -9,7 +9,7 @@ import { HistoryPanel } from "./history.js";
 import { Lobby } from "./lobby.js";
 import { Socket } from "./socket.js";
 import { setSound, soundOn, yourTurnChime } from "./sound.js";
-import { TableState, gameName } from "./state.js";
+import { TableState } from "./state.js";
 import { TableView } from "./table.js";
 import { money, stakesText, escapeHtml } from "./format.js";
 
@@ -69,7 +69,7 @@ function renderMe() {
   $("#auth").hidden = Boolean(me);
   if (me) {
     $("#me-name").textContent = me.name;
-    $("#me-bankroll").textContent = money(me.bankroll ?? me.balance ?? 0);
+    $("#me-bankroll").textContent = money(me.bankroll);
   }
 }
 
@@ -208,7 +208,7 @@ function showTable(id) {
   if (app.tableId === id && app.state) return;
   app.tableId = id;
   app.state = new TableState(id, { onGap: (tid) => app.socket?.send({ type: "resync", table_id: tid }) });
-  app.state.myAccount = app.me?.id ?? app.me?.account_id;
+  app.state.myAccount = app.me.id;
   app.state.subscribe(onState);
   if (!app.socket) connect();
   else if (app.socket.isOpen()) app.socket.send({ type: "join_table", table_id: id });
@@ -219,7 +219,7 @@ function onState(st, reason) {
   const view = st.view();
   app.view = view;
   document.title = `${view.name}: ${view.gameName}`;
-  $("#table-title").innerHTML = `${escapeHtml(view.name)} <span class="muted">· ${escapeHtml(view.gameName)} ${escapeHtml(stakesText(view.stakes))}</span>`;
+  $("#table-title").innerHTML = `${escapeHtml(view.name)} <span class="muted">· ${escapeHtml(view.gameName)} · ${escapeHtml(structureText(view))}</span>`;
   const hero = view.seats.find((s) => s.isHero);
   $("#sitout-btn").hidden = !hero || hero.sittingOut;
   $("#sitin-btn").hidden = !hero || !hero.sittingOut;
@@ -253,6 +253,12 @@ function onState(st, reason) {
     const free = view.seats.find((s) => !s.occupied);
     if (free) askSeat(free.seat);
   }
+}
+
+function structureText(view) {
+  const t = app.state?.table ?? {};
+  if (view.game === "O8") return `blinds ${money(t.small_blind)}/${money(t.big_blind)}, bets ${stakesText(view.stakes)}`;
+  return `ante ${money(view.stakes.ante)}, bring-in ${money(view.stakes.bringIn)}, bets ${stakesText(view.stakes)}`;
 }
 
 // a visual alert in the tab title while it is your turn (the chime may be muted)
@@ -305,7 +311,7 @@ function askSeat(seat) {
   const big = stakes.big ?? 100;
   const min = stakes.minBuyIn ?? big * 10;
   const max = stakes.maxBuyIn ?? big * 100;
-  const bankroll = app.me.bankroll ?? app.me.balance ?? max;
+  const bankroll = app.me.bankroll;
   const suggested = Math.min(max, Math.max(min, Math.min(bankroll, big * 40)));
   $("#sit-seat").textContent = String(seat);
   $("#sit-buyin").value = String(suggested / 100);
@@ -386,5 +392,3 @@ async function boot() {
 }
 
 boot();
-
-export { app, gameName };

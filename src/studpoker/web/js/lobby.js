@@ -17,12 +17,7 @@ export class Lobby {
   }
 
   setTables(tables) {
-    this.tables = (Array.isArray(tables) ? tables : tables?.tables ?? []).map((t) => ({
-      ...t,
-      id: t.id ?? t.table_id,
-      game: t.game ?? t.game_code,
-      stakes: stakesOf(t.stakes ?? t),
-    }));
+    this.tables = (tables ?? []).map((t) => ({ ...t, stakes: stakesOf(t) }));
     this.fillSelect(this.gameSel, [...new Set(this.tables.map((t) => t.game))], (g) => gameName(g), "All games");
     this.fillSelect(this.stakesSel, [...new Set(this.tables.map((t) => stakesText(t.stakes)))], (s) => s, "All stakes");
     // Columns the server does not give stay out of the way.

@@ -2,14 +2,10 @@
 // applied on top. Every versioned message must carry the next version; a gap (a lost message,
 // a reconnection) asks the server for a fresh snapshot (resync) instead of guessing.
 //
-// The rest of the client never reads server messages directly: it reads `view()`, a plain
-// object normalized from the snapshot (see the shape at the end of this file).
-
-const pick = (obj, ...names) => {
-  if (!obj) return undefined;
-  for (const name of names) if (obj[name] !== undefined && obj[name] !== null) return obj[name];
-  return undefined;
-};
+// The hand itself is a small model: built from the engine's per-seat view in a snapshot
+// (modelFromView), then moved on by the engine events (reduceEvent). The rest of the client
+// never reads server messages directly: it reads `view()` (normalize), a plain picture of the
+// table.
 
 const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided"]);
 
@@ -55,8 +51,6 @@ export class TableState {
     }
     this.clock = msg.clock ?? null;
     this.yourTurn = msg.your_turn ?? null;
-    const announced = pick(this.hand, "commitment", "deck_commitment");
-    if (announced) this.commitment = { handId: this.handId, hash: announced };
     if (this.hand && this.lastResult && this.lastResult.hand_id !== this.handId) this.lastResult = null;
     this.waitingResync = false;
     this.emit("snapshot");
@@ -242,7 +236,21 @@ function player(hand, seat) {
 
 function newHand(st) {
   const players = (st.seats ?? []).map((s) => ({ seat: s.seat, stack: s.stack, bet: 0, total: 0, cards: [], folded: false, all_in: false }));
-  return { game: pick(st.table, "game"), street: null, players, board: [], community: [], to_act: null, bring_in_seat: null, button: null, shows: {}, awards: [], over: false, started: false };
+  return {
+    game: st.table?.game,
+    street: null,
+    players,
+    board: [],
+    community: [],
+    to_act: null,
+    bring_in_seat: null,
+    button: null,
+    shows: {},
+    show_order: [],
+    awards: [],
+    over: false,
+    started: false,
+  };
 }
 
 /** Omaha: the button sits right before the small blind (heads-up the button posts it). */
@@ -287,13 +295,14 @@ export function reduceEvent(hand, ev, st) {
       for (const c of ev.cards ?? [null]) p.cards.push({ card: c, up: ev.detail === "up" });
       break;
     case "deal_board":
-      if (hand.game === "O8" || pick(st.table, "game") === "O8") hand.board.push(...(ev.cards ?? []));
+      if (hand.game === "O8") hand.board.push(...(ev.cards ?? []));
       else hand.community.push(...(ev.cards ?? []));
       break;
     case "street":
       for (const q of hand.players) q.bet = 0;
       hand.street = ev.street ?? hand.street;
       hand.to_act = ev.seat ?? null;
+      hand.last_action = null;
       break;
     case "bring_in_player":
       hand.bring_in_seat = ev.seat;
@@ -358,37 +367,30 @@ export function gameName(code) {
   return GAME_NAMES[code] ?? code ?? "";
 }
 
-function cardsOf(p) {
-  // Either one list of cards (each a card, null for hidden, or {card, up}) or separate lists.
-  const list = pick(p, "cards", "hand");
-  if (Array.isArray(list)) {
-    const upFlags = pick(p, "up", "face_up", "visible");
-    return list.map((c, i) => {
-      if (c && typeof c === "object" && !Array.isArray(c)) {
-        const up = pick(c, "up", "face_up", "visible", "public");
-        return { card: pick(c, "card", "code", "text") ?? null, up: Boolean(up) };
-      }
-      return { card: c ?? null, up: Array.isArray(upFlags) ? Boolean(upFlags[i]) : false };
-    });
-  }
-  const down = pick(p, "down_cards", "down", "hole_cards", "hole") ?? [];
-  const up = pick(p, "up", "up_cards", "upcards") ?? [];
-  const out = [];
-  down.slice(0, 2).forEach((c) => out.push({ card: c ?? null, up: false }));
-  up.forEach((c) => out.push({ card: c ?? null, up: true }));
-  down.slice(2).forEach((c) => out.push({ card: c ?? null, up: false }));
-  return out;
+/**
+ * A seat's cards in dealing order from a SeatView (engine/views.py): in stud the two first down
+ * cards, the up cards, then the 7th-street down card; in Omaha the four down cards.
+ */
+function cardsOf(seatView) {
+  const down = seatView.down ?? [];
+  const up = seatView.up ?? [];
+  return [
+    ...down.slice(0, 2).map((card) => ({ card, up: false })),
+    ...up.map((card) => ({ card, up: true })),
+    ...down.slice(2).map((card) => ({ card, up: false })),
+  ];
 }
 
+/** The picture the table draws: every seat of the table, with the hand's players filled in. */
 function normalize(st) {
   const table = st.table ?? {};
   const hand = st.hand;
-  const game = pick(table, "game", "game_code") ?? pick(hand, "game");
-  const maxSeats = pick(table, "max_seats", "seats") ?? (game === "O8" ? 10 : 8);
-  const seatsById = new Map();
-  for (let i = 1; i <= maxSeats; i++) seatsById.set(i, { seat: i, occupied: false, cards: [] });
+  const game = table.game ?? hand?.game;
+  const maxSeats = table.max_seats ?? (game === "O8" ? 10 : 8);
+  const seats = new Map();
+  for (let i = 1; i <= maxSeats; i++) seats.set(i, { seat: i, occupied: false, cards: [], bet: 0 });
   for (const s of st.seats) {
-    seatsById.set(s.seat, {
+    seats.set(s.seat, {
       seat: s.seat,
       occupied: true,
       accountId: s.account_id,
@@ -401,38 +403,31 @@ function normalize(st) {
       bet: 0,
     });
   }
-  const players = pick(hand, "players", "seats") ?? [];
-  for (const p of players) {
-    const seatNo = pick(p, "seat", "seat_no");
-    const seat = seatsById.get(seatNo) ?? { seat: seatNo, occupied: true };
-    seat.inHand = true;
-    seat.cards = cardsOf(p);
-    seat.bet = pick(p, "bet", "round_bet", "street_bet", "committed_round") ?? 0;
-    const handStack = pick(p, "stack", "chips");
-    if (handStack !== undefined) seat.stack = handStack;
-    seat.folded = Boolean(pick(p, "folded", "has_folded")) || pick(p, "status") === "folded";
-    seat.allIn = Boolean(pick(p, "all_in", "is_all_in")) || pick(p, "status") === "all_in";
-    seat.mucked = Boolean(p.mucked) || Boolean(hand?.result?.mucked?.includes(seatNo));
-    seat.name ??= pick(p, "name");
-    seatsById.set(seatNo, seat);
+  for (const p of hand?.players ?? []) {
+    const seat = seats.get(p.seat) ?? { seat: p.seat, occupied: true, name: `Seat ${p.seat}` };
+    Object.assign(seat, {
+      inHand: true,
+      cards: p.cards,
+      bet: p.bet,
+      stack: p.stack,
+      folded: p.folded,
+      allIn: p.all_in,
+      mucked: Boolean(p.mucked) || Boolean(hand.result?.mucked?.includes(p.seat)),
+    });
+    seats.set(p.seat, seat);
   }
-  const toAct = pick(hand, "to_act", "actor", "acting_seat", "next_to_act") ?? st.clock?.seat ?? null;
-  const bringIn = pick(hand, "bring_in_seat", "bring_in");
-  const button = pick(hand, "button", "button_seat", "dealer");
-  const pots = potsOf(hand);
-  const community = pick(hand, "community", "community_cards", "shared") ?? [];
-  const board = pick(hand, "board", "board_cards") ?? [];
-  const seats = [...seatsById.values()].sort((a, b) => a.seat - b.seat);
-  for (const s of seats) {
+  const toAct = hand?.to_act ?? st.clock?.seat ?? null;
+  const list = [...seats.values()].sort((a, b) => a.seat - b.seat);
+  for (const s of list) {
     s.isHero = s.seat === st.yourSeat;
     s.toAct = s.seat === toAct;
-    s.bringIn = typeof bringIn === "number" && bringIn === s.seat;
-    s.button = typeof button === "number" && button === s.seat;
+    s.bringIn = s.seat === hand?.bring_in_seat;
+    s.button = s.seat === hand?.button;
   }
   return {
     tableId: st.tableId,
     version: st.version,
-    name: pick(table, "name") ?? `Table ${st.tableId}`,
+    name: table.name ?? `Table ${st.tableId}`,
     game,
     gameName: gameName(game),
     stakes: stakesOf(table),
@@ -440,12 +435,12 @@ function normalize(st) {
     heroSeat: st.yourSeat,
     handId: st.handId,
     hand,
-    street: pick(hand, "street", "street_name", "round"),
-    seats,
-    pots,
-    community: Array.isArray(community) ? community : [community],
-    board,
-    button: typeof button === "number" ? button : null,
+    street: hand?.street ?? null,
+    seats: list,
+    pots: potsOf(hand),
+    community: hand?.community ?? [],
+    board: hand?.board ?? [],
+    button: hand?.button ?? null,
     clock: st.clock,
     yourTurn: st.yourTurn,
     result: st.lastResult,
@@ -459,14 +454,7 @@ function normalize(st) {
  */
 export function potsOf(hand) {
   const players = hand?.players ?? [];
-  if (!players.length || players.some((p) => typeof p.total !== "number")) {
-    const given = pick(hand, "pots") ?? [];
-    return given.map((p, i) => ({
-      amount: typeof p === "number" ? p : pick(p, "amount", "total") ?? 0,
-      label: i === 0 ? (given.length > 1 ? "Main pot" : "Pot") : `Side pot ${i}`,
-      eligible: typeof p === "number" ? null : pick(p, "eligible") ?? null,
-    }));
-  }
+  if (!players.length) return [];
   const put = new Map(players.map((p) => [p.seat, Math.max(0, p.total - (p.bet ?? 0))]));
   const live = players.filter((p) => !p.folded).map((p) => p.seat);
   const levels = [...new Set(players.filter((p) => !p.folded && p.all_in).map((p) => p.total))].sort((a, b) => a - b);
@@ -485,14 +473,12 @@ export function potsOf(hand) {
 }
 
 export function stakesOf(table) {
-  const small = pick(table, "small_bet", "small");
-  const big = pick(table, "big_bet", "big");
   return {
-    small,
-    big,
-    ante: pick(table, "ante"),
-    bringIn: pick(table, "bring_in"),
-    minBuyIn: pick(table, "min_buy_in", "buy_in_min"),
-    maxBuyIn: pick(table, "max_buy_in", "buy_in_max"),
+    small: table.small_bet,
+    big: table.big_bet,
+    ante: table.ante,
+    bringIn: table.bring_in,
+    minBuyIn: table.min_buy_in,
+    maxBuyIn: table.max_buy_in,
   };
 }
