@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -118,6 +119,23 @@ def test_two_decks_never_share_a_salt() -> None:
     assert Deck().salt != Deck().salt
 
 
+def test_secure_indices_reject_words_that_would_bias_the_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first word is at the very top of the 64-bit range, above every multiple of n: it must
+    # be skipped, not reduced modulo n.
+    words = [2**64 - 1, *range(1000)]
+    served = iter(words)
+
+    def fake_token_bytes(count: int) -> bytes:
+        return b"".join(next(served).to_bytes(8, sys.byteorder) for _ in range(count // 8))
+
+    monkeypatch.setattr("studpoker.cards.secrets.token_bytes", fake_token_bytes)
+    from studpoker.cards import _secure_indices
+
+    indices = _secure_indices()
+    assert indices[0] == 0 % 52  # the word 0, not (2**64 - 1) % 52
+    assert all(0 <= j <= i for i, j in zip(range(51, 0, -1), indices, strict=True))
+
+
 # --- statistics of the shuffle -------------------------------------------------------------
 
 Shuffle = Callable[[random.Random], list[int]]
@@ -134,6 +152,11 @@ def _naive_swap_with_any_position(rng: random.Random) -> list[int]:
 
 def _ours(rng: random.Random) -> list[int]:
     return [int(c) for c in shuffle_order(rng)]
+
+
+def _ours_secure(_rng: random.Random) -> list[int]:
+    """The production path: the OS generator, ignoring the test's generator."""
+    return [int(c) for c in shuffle_order()]
 
 
 def _critical(df: int, z: float = 3.7) -> float:
@@ -161,15 +184,15 @@ def _first_pair_chi_square(shuffle: Shuffle, samples: int, rng: random.Random) -
     return chi, _critical(52 * 51 - 1)
 
 
-@pytest.mark.parametrize("rng", [random.Random(2026), None], ids=["seeded", "secure"])
-def test_shuffle_card_by_position_counts_are_uniform(rng: random.Random | None) -> None:
-    source: random.Random = rng if rng is not None else random.SystemRandom()
-    chi, critical = _position_chi_square(_ours, 20_000, source)
+@pytest.mark.parametrize("shuffle", [_ours, _ours_secure], ids=["seeded", "secure"])
+def test_shuffle_card_by_position_counts_are_uniform(shuffle: Shuffle) -> None:
+    chi, critical = _position_chi_square(shuffle, 20_000, random.Random(2026))
     assert chi < critical
 
 
-def test_shuffle_first_card_pairs_are_uniform() -> None:
-    chi, critical = _first_pair_chi_square(_ours, 60_000, random.Random(11))
+@pytest.mark.parametrize("shuffle", [_ours, _ours_secure], ids=["seeded", "secure"])
+def test_shuffle_first_card_pairs_are_uniform(shuffle: Shuffle) -> None:
+    chi, critical = _first_pair_chi_square(shuffle, 60_000, random.Random(11))
     assert chi < critical
 
 

@@ -130,6 +130,12 @@ def parse_cards(text: str | Iterable[str | int], *, allow_empty: bool = False) -
     return tuple(items)
 
 
+def _card_of(code: int) -> Card:
+    if type(code) is Card:
+        return code
+    return Card(int(code))
+
+
 def check_distinct(cards: Sequence[int]) -> None:
     """Raise :class:`CardError` naming the first card that appears twice."""
     seen = 0
@@ -151,7 +157,31 @@ class RandomSource(Protocol):
     def randrange(self, stop: int, /) -> int: ...
 
 
-_SYSTEM_RANDOM = secrets.SystemRandom()
+_WORD = 1 << 64
+
+
+def _secure_indices() -> list[int]:
+    """The 51 swap indices of a Fisher-Yates shuffle, exactly uniform, from the OS generator.
+
+    One ``os.urandom`` read supplies 64-bit words; a word is used for ``randbelow(n)`` only
+    below the largest multiple of ``n`` (rejection sampling), so no index is biased.
+    """
+    indices: list[int] = []
+    words = memoryview(secrets.token_bytes(8 * 64)).cast("Q")
+    position = 0
+    for i in range(51, 0, -1):
+        n = i + 1
+        limit = _WORD - _WORD % n
+        while True:
+            if position == len(words):
+                words = memoryview(secrets.token_bytes(8 * 64)).cast("Q")
+                position = 0
+            word = words[position]
+            position += 1
+            if word < limit:
+                indices.append(word % n)
+                break
+    return indices
 
 
 def shuffle_order(rng: RandomSource | None = None) -> tuple[Card, ...]:
@@ -159,11 +189,15 @@ def shuffle_order(rng: RandomSource | None = None) -> tuple[Card, ...]:
 
     Uses the operating system's secure generator unless ``rng`` is given (tests only).
     """
-    source = _SYSTEM_RANDOM if rng is None else rng
     order = list(_CARDS)
-    for i in range(51, 0, -1):
-        j = source.randrange(i + 1)
-        order[i], order[j] = order[j], order[i]
+    if rng is None:
+        for i, j in zip(range(51, 0, -1), _secure_indices(), strict=True):
+            order[i], order[j] = order[j], order[i]
+    else:
+        randrange = rng.randrange
+        for i in range(51, 0, -1):
+            j = randrange(i + 1)
+            order[i], order[j] = order[j], order[i]
     return tuple(order)
 
 
@@ -196,17 +230,28 @@ class Deck:
     cards on top (the rest follow in a secure shuffle unless ``rng`` is given).
     """
 
-    __slots__ = ("_next", "_order", "commitment", "salt")
+    __slots__ = ("_commitment", "_next", "_order", "salt")
 
     def __init__(self, order: Sequence[int] | None = None, *, salt: str | None = None) -> None:
-        cards = shuffle_order() if order is None else tuple(Card(int(c)) for c in order)
-        check_distinct(cards)
-        if len(cards) != 52:
-            raise CardError(f"a deck has 52 cards, not {len(cards)}")
+        if order is None:
+            cards = shuffle_order()
+        else:
+            if len(order) != 52:
+                raise CardError(f"a deck has 52 cards, not {len(order)}")
+            cards = tuple(_card_of(c) for c in order)
+            if len(set(cards)) != 52:
+                check_distinct(cards)
         self._order: tuple[Card, ...] = cards
         self._next = 0
         self.salt: str = secrets.token_hex(16) if salt is None else salt
-        self.commitment: str = commitment(cards, self.salt)
+        self._commitment: str | None = None
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the order and salt (computed on first use: simulations never need it)."""
+        if self._commitment is None:
+            self._commitment = commitment(self._order, self.salt)
+        return self._commitment
 
     @classmethod
     def shuffled(cls, rng: RandomSource | None = None, *, salt: str | None = None) -> Deck:
