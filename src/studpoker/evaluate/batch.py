@@ -78,13 +78,12 @@ def _validate(chunk: npt.NDArray[np.integer[Any]], what: str, start: int) -> Non
     if low < 0 or top > 51:
         bad = low if low < 0 else top
         raise CardError(f"{what}: {bad} is not a card code (0 to 51)")
-    ors = _ONE_HOT[chunk[:, 0]]
-    sums = ors.copy()
+    sums = _ONE_HOT[chunk[:, 0]]
+    bits = np.empty_like(sums)
     for j in range(1, chunk.shape[1]):
-        bits = _ONE_HOT[chunk[:, j]]
-        ors |= bits
-        sums += bits
-    dup = np.flatnonzero(ors != sums)
+        np.take(_ONE_HOT, chunk[:, j], out=bits)
+        sums += bits  # a repeated card carries, leaving fewer bits set
+    dup = np.flatnonzero(np.bitwise_count(sums) != chunk.shape[1])
     if len(dup):
         row = start + int(dup[0])
         raise CardError(f"{what}: row {row} has a card twice: {chunk[dup[0]].tolist()}")
