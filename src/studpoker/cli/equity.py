@@ -87,7 +87,7 @@ def register(subparsers: Any) -> None:
             "Equity of stud (7S, 7S8, RZ) and Omaha Hi/Lo (O8) hands. Give each player's known cards "
             "(down and up) as one argument, ?? for a card dealt but not seen; the cards still to "
             "come are dealt from the unseen ones. Exact when the runouts are few (heads-up stud "
-            "always), otherwise Monte Carlo with a 95 %% interval."
+            "always), otherwise Monte Carlo with a 95 % interval."
         ),
     )
     parser.add_argument(
