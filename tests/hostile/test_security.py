@@ -309,8 +309,13 @@ async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 3) -> dict[st
         pre_end_text: dict[str, list[str]] = defaultdict(list)
         counts: Counter[str] = Counter()
         deadline = time.monotonic() + float(os.environ.get("STUDPOKER_SPY_SECONDS", "600"))
+        next_ping = time.monotonic() + 10
         while len(finished) < hands_wanted and time.monotonic() < deadline:
             progressed = False
+            if time.monotonic() > next_ping:  # the heartbeat: a silent watcher is dropped
+                next_ping = time.monotonic() + 10
+                for client, _seat, _table in spies:
+                    await client.send(type="ping")
             for client, seat, _table in spies:
                 for message in client.drain():
                     progressed = True

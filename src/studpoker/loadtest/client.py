@@ -147,6 +147,7 @@ class LoadPlayer:
         self._next_drop = math.inf
         self._sit_sent = 0.0
         self._topped_up = False
+        self._sit_in_due = False
         self.hands_seen: set[str] = set()
 
     # -- the run ----------------------------------------------------------------------------
@@ -240,6 +241,11 @@ class LoadPlayer:
             self._handle(json.loads(text), stamp)
             if self.seated is False and self._want_sit():
                 await self._sit()
+            elif self._sit_in_due and self.seated and not self.control.stopping:
+                # Timed out (sat out by the clock rule): a present player comes back.
+                self._sit_in_due = False
+                self.metrics.sat_in += 1
+                await self._send({"type": "sit_in", "id": "back", "table_id": self.table_id})
 
     async def _send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None
@@ -306,6 +312,7 @@ class LoadPlayer:
             self._on_turn(message)
         elif kind == "table_state":
             self.seated = message.get("your_seat") is not None
+            self._check_sitting_out(message.get("seats") or ())
             if self.seated:
                 self._sit_sent = 0.0
                 self.ready.set()
@@ -355,6 +362,12 @@ class LoadPlayer:
             mine = any(s.get("account_id") == self.account_id for s in event.get("seats") or ())
             if self.seated and not mine:
                 self.seated = False  # busted (cashed out after the hand): sit again
+            self._check_sitting_out(event.get("seats") or ())
+
+    def _check_sitting_out(self, seats: Any) -> None:
+        for info in seats:
+            if info.get("account_id") == self.account_id:
+                self._sit_in_due = bool(info.get("sitting_out"))
 
     def _on_error(self, message: dict[str, Any]) -> None:
         code = str(message.get("code"))

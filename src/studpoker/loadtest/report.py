@@ -32,6 +32,7 @@ class Metrics:
     reconnects: int = 0
     drops: int = 0
     timeouts: int = 0
+    sat_in: int = 0
     messages_received: int = 0
 
     def error(self, code: str, text: str) -> None:
