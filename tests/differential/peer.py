@@ -3,8 +3,8 @@
 The cards come from studpoker's deck: every card the engine deals is dealt to the same player in
 PokerKit (``deal_hole`` / ``deal_board`` with explicit cards; PokerKit burns unknown cards). The
 actions are chosen at random among studpoker's legal actions and translated to PokerKit calls;
-before each one the two sides must agree on who acts and on the legal options. At the end the
-finishing stacks must be equal.
+before each one the two sides must agree on who acts, on every player's stack and on the legal
+options (kinds and exact amounts). At the end the finishing stacks must be equal.
 
 Our house switches follow PokerKit's behaviour (``HouseRules.pokerkit_compat`` plus the 4th
 street double bet off, which PokerKit does not have). PokerKit's
@@ -310,6 +310,14 @@ def play_both(
             raise DivergenceError(
                 "actor",
                 f"we have seat {seat} to act, PokerKit player {state.actor_index}",
+                log,
+                after_short_all_in=short_all_in,
+            )
+        ours_now = [hand.stacks[i + 1] for i in range(n)]
+        if ours_now != list(state.stacks):
+            raise DivergenceError(
+                "stacks",
+                f"before seat {seat} acts: ours {ours_now}, PokerKit {list(state.stacks)}",
                 log,
                 after_short_all_in=short_all_in,
             )
