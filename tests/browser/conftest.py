@@ -99,7 +99,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "--database-url", f"sqlite+aiosqlite:///{tmp / 'room.sqlite3'}",
         "--think-seconds", "4",
         "--countdown-seconds", "12",
-        "--hand-pause", "4",
+        "--hand-pause", "5",
         "--log-level", "warning",
     ]  # fmt: skip
     with log.open("wb") as out:

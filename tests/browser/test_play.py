@@ -140,6 +140,8 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
             b.wait_for_selector("#actions button.act", timeout=10000)
             assert hole_cards(b) == before
             assert b.locator(".seat.hero .clock").count() == 1
+            # back while his clock ran: the server gave him the reconnection extension
+            assert b.evaluate("() => window.studpoker.state.clock.extended") is True
             # the deck commitment of the hand in play is fetched again for the check at the end
             b.wait_for_function(
                 "() => { const s = window.studpoker.state; return s.commitment?.handId === s.handId; }"
@@ -172,10 +174,10 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     a.wait_for_selector(".result-banner")
     banner = a.inner_text(".result-banner")
     a.wait_for_timeout(2000)  # the hands turn up one after the other
-    a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
-    b.screenshot(path=str(SCREENSHOTS / "phone.png"))
     names = a.locator(".seat .hand-name").count()
     lit = a.locator(".card.win").count()
+    a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
+    b.screenshot(path=str(SCREENSHOTS / "phone.png"))
     assert re.search(r"wins \d", banner), banner
     finished = json.loads(next(f for f in frames if '"hand_finished"' in f))
     shown = finished["result"]["shown"]
