@@ -39,8 +39,19 @@ SEVEN = {
 
 
 def all_combinations(n: int, k: int) -> np.ndarray:
-    """All k-subsets of range(n) as rows, in lexicographic order."""
-    return np.array(list(itertools.combinations(range(n), k)), dtype=np.uint8)
+    """All k-subsets of range(n) as rows, in lexicographic order (built column by column)."""
+    rows = np.arange(n, dtype=np.uint8)[:, None]
+    for _ in range(k - 1):
+        last = rows[:, -1].astype(np.int64)
+        extend = n - 1 - last  # how many larger cards each row can take next
+        parent = np.repeat(np.arange(len(rows)), extend)
+        offset = np.arange(len(parent)) - np.repeat(np.cumsum(extend) - extend, extend)
+        rows = np.hstack([rows[parent], (last[parent] + 1 + offset).astype(np.uint8)[:, None]])
+    return rows
+
+
+def test_all_combinations_is_itertools() -> None:
+    assert all_combinations(9, 4).tolist() == [list(c) for c in itertools.combinations(range(9), 4)]
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +96,7 @@ def expected_low8_sevens() -> int:
     return int(ways[distinct_low >= 5].sum())
 
 
-@pytest.fixture(scope="module")
-def seven_counts(five_cards: np.ndarray) -> dict[str, np.ndarray]:
+def seven_card_histograms(five_cards: np.ndarray) -> dict[str, np.ndarray]:
     """Evaluate all 133,784,560 seven-card hands: two leading cards, then five higher ones."""
     first = np.searchsorted(five_cards[:, 0], np.arange(53))  # rows starting at or above a card
     high_hist = np.zeros(7463, dtype=np.int64)
@@ -107,16 +117,15 @@ def seven_counts(five_cards: np.ndarray) -> dict[str, np.ndarray]:
     return {"high": high_hist, "low8": low8_hist, "total": np.array([total])}
 
 
-def test_all_seven_card_hands(seven_counts: dict[str, np.ndarray]) -> None:
-    assert int(seven_counts["total"][0]) == comb(52, 7) == 133_784_560
-    hist = seven_counts["high"]
+def test_all_seven_card_hands(five_cards: np.ndarray) -> None:
+    """One test (not two sharing a fixture) so that pytest-xdist never enumerates twice."""
+    seven = seven_card_histograms(five_cards)
+    assert int(seven["total"][0]) == comb(52, 7) == 133_784_560
+    hist = seven["high"]
     assert hist[0] == 0
     counts = np.add.reduceat(hist[1:], STARTS - 1)
     assert {Category(i): int(c) for i, c in enumerate(counts)} == SEVEN
     assert int((hist > 0).sum()) == 4824  # distinct best-of-seven values (no 7-high hands)
-
-
-def test_all_seven_card_lows(seven_counts: dict[str, np.ndarray]) -> None:
-    hist = seven_counts["low8"]
-    assert int(hist[1:].sum()) == expected_low8_sevens()
-    assert int((hist[1:] > 0).sum()) == 56
+    lows = seven["low8"]
+    assert int(lows[1:].sum()) == expected_low8_sevens()
+    assert int((lows[1:] > 0).sum()) == 56
