@@ -122,7 +122,12 @@ class LoadReport:
 
     def meets(self, p99_ms: float = 100.0) -> bool:
         """The bar of issue 7: p99 under ``p99_ms``, no error, the audit not unbalanced."""
-        return self.error_count == 0 and self.latency_ms["p99"] < p99_ms and self.audit_balanced is not False
+        return (
+            self.latency_samples > 0
+            and self.error_count == 0
+            and self.latency_ms["p99"] < p99_ms
+            and self.audit_balanced is not False
+        )
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

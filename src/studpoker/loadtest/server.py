@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +135,18 @@ def main(argv: list[str] | None = None) -> int:
         backlog=4096,
     )
     server = uvicorn.Server(config)
+    if args.profile:
+        # uvicorn re-raises SIGTERM after its graceful shutdown, which would end the process
+        # before the profile is written: forget the captured signals once shut down.
+        original = server.capture_signals
+
+        @contextlib.contextmanager
+        def capture() -> Iterator[None]:
+            with original():
+                yield
+                server._captured_signals.clear()
+
+        server.capture_signals = capture  # type: ignore[method-assign]
     profiler: Any = None
     if args.profile:
         from pyinstrument import Profiler
