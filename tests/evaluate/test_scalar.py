@@ -224,3 +224,19 @@ def test_cards_are_the_best_five(cards: list[int]) -> None:
     low = razz(cards)
     assert set(low.cards) <= set(cards) and razz(low.cards) == low
     assert max(razz(c) for c in itertools.combinations(cards, 5)) == low
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=7, max_size=9, unique=True), st.randoms())
+def test_omaha8_order_does_not_matter(cards: list[int], rnd: object) -> None:
+    hole, board = cards[:4], cards[4:]
+    hi, lo = omaha8(hole, board)
+    hole2, board2 = list(hole), list(board)
+    rnd.shuffle(hole2)  # type: ignore[attr-defined]
+    rnd.shuffle(board2)  # type: ignore[attr-defined]
+    hi2, lo2 = omaha8(hole2, board2)
+    assert hi == hi2 and hi.cards == hi2.cards
+    assert lo == lo2 and (lo is None or lo2 is None or lo.cards == lo2.cards)
+    # two hole cards and three board cards: never better than the best of all the cards
+    if len(cards) <= 7:
+        assert hi <= high(cards)
