@@ -311,3 +311,122 @@ def test_card_sheet_screenshot(page: Any) -> None:
     )
     assert page.locator(".card[data-card]").count() == 104
     page.screenshot(path=str(SCREENSHOTS / "cards.png"), full_page=True)
+
+
+def six_handed_messages() -> list[dict[str, Any]]:
+    """A scripted 7-stud hand in the server's message format: six seats (one disconnected, one
+    sitting out), antes, a bring-in, a short all-in, a side pot and a showdown."""
+    names = {1: "alice", 2: "bob", 4: "carol", 5: "dave", 7: "erin", 8: "frank"}
+    stacks = {1: 20000, 2: 15000, 4: 9000, 5: 30000, 7: 500, 8: 12000}
+    seats = [
+        {"seat": s, "account_id": s, "name": n, "stack": stacks[s], "sitting_out": s == 8,
+         "connected": s != 4, "is_bot": False}
+        for s, n in names.items()
+    ]  # fmt: skip
+    table = {"id": 1, "name": "Marseille", "game": "7S", "small_bet": 500, "big_bet": 1000, "ante": 100,
+             "bring_in": 250, "max_seats": 8, "min_buy_in": 10000, "max_buy_in": 50000}  # fmt: skip
+    out: list[dict[str, Any]] = [
+        {"type": "table_state", "table_id": 1, "version": 10, "table": table, "seats": seats, "your_seat": 1,
+         "hand_id": None, "hand": None, "clock": None}
+    ]  # fmt: skip
+
+    def push(message: dict[str, Any]) -> None:
+        out.append({**message, "table_id": 1, "version": out[-1]["version"] + 1})
+
+    def event(**e: Any) -> None:
+        push({"type": "event", "hand_id": "h1", "event": e})
+
+    players = [1, 2, 4, 5, 7]
+    push({"type": "hand_started", "hand_id": "h1", "game": "7S", "commitment": "ab" * 32, "seats": players})
+    event(kind="hand_start", detail="7S")
+    for s in players:
+        event(kind="post_ante", seat=s, amount=100)
+    cards: dict[int, list[str | None]] = {
+        1: ["As", "Kd", "Qh", "Qs", "7c"], 2: [None, None, "3c"], 4: [None, None, "Jh"],
+        5: [None, None, "8d", "8c", "Ac"], 7: [None, None, "4s", "4d", "Kc"],
+    }  # fmt: skip
+    for i in range(3):
+        for s in players:
+            event(kind="deal", seat=s, cards=[cards[s][i]], detail="up" if i == 2 else "down")
+    event(kind="street", street="third", seat=2)
+    event(kind="bring_in_player", seat=2)
+    third: list[tuple[int, str, int | None]] = [
+        (2, "bring_in", 250), (4, "call", 250), (5, "complete", 500), (7, "call", 400),
+        (1, "raise", 1000), (2, "fold", None), (4, "fold", None), (5, "call", 1000),
+    ]  # fmt: skip
+    for seat, action, amount in third:
+        event(kind="action", seat=seat, action=action, amount=amount, all_in=seat == 7)
+    event(kind="street", street="fourth", seat=5)
+    for s in (1, 5, 7):
+        event(kind="deal", seat=s, cards=[cards[s][3]], detail="up")
+    event(kind="action", seat=5, action="bet", amount=1000)
+    event(kind="action", seat=1, action="call", amount=1000)
+    shown: list[tuple[int, list[str], str, list[str]]] = [
+        (5, ["2h", "3h", "8d", "8c", "Ac"], "Pair of Eights", ["8d", "8c", "Ac", "3h", "2h"]),
+        (1, ["As", "Kd", "Qh", "Qs", "7c"], "Pair of Queens, Ace high", ["Qh", "Qs", "As", "Kd", "7c"]),
+        (7, ["5c", "6c", "4s", "4d", "Kc"], "Pair of Fours", ["4s", "4d", "Kc", "6c", "5c"]),
+    ]
+    for seat, hand, name, _ in shown:
+        event(kind="show", seat=seat, cards=hand, detail=name)
+    event(kind="award", seat=1, amount=2200, pot=0, detail="whole")
+    event(kind="award", seat=1, amount=3200, pot=1, detail="whole")
+    event(kind="hand_end")
+
+    def pot(index: int, amount: int, eligible: list[int]) -> dict[str, Any]:
+        share = {"seat": 1, "amount": amount, "half": "whole"}
+        return {"index": index, "amount": amount, "eligible": eligible, "shares": [share]}
+
+    result = {
+        "pots": [pot(0, 2200, [1, 5, 7]), pot(1, 3200, [1, 5])],
+        "shown": [
+            {"seat": s, "cards": h, "high": n, "high_cards": b, "low": None, "low_cards": []}
+            for s, h, n, b in shown
+        ],
+        "mucked": [],
+    }
+    push({"type": "hand_finished", "hand_id": "h1", "result": result, "commitment": "ab" * 32,
+          "deck_order": [], "salt": "x"})  # fmt: skip
+    return out
+
+
+def test_scripted_six_handed_showdown(browser: Any, server: Server) -> None:
+    """The table drawn from a scripted stream of protocol messages (no server hand): seat states,
+    side pots and the showdown; writes docs/screenshots/showdown-6max.png."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_function("() => window.studpoker")
+    page.evaluate(
+        """async () => {
+            const { TableState } = await import('/js/state.js');
+            const app = window.studpoker;
+            app.me = { id: 1, name: 'alice', bankroll: 100000 };
+            document.querySelector('#view-lobby').hidden = true;
+            document.querySelector('#view-table').hidden = false;
+            app.tableId = 1;
+            app.state = new TableState(1, {});
+            app.state.myAccount = 1;
+            app.state.subscribe((st, reason) => app.onState(st, reason));
+        }"""
+    )
+    messages = six_handed_messages()
+    before_showdown = next(i for i, m in enumerate(messages) if m.get("event", {}).get("kind") == "show")
+    for message in messages[:before_showdown]:
+        page.evaluate("(m) => window.studpoker.handle(m)", message)
+    pots = page.locator("#center .pot").all_inner_texts()
+    # main pot with erin all-in, side pot; the bets of 4th street are still in front of the players
+    assert [p.split()[-1] for p in pots] == ["22", "12"]
+    assert page.locator(".bet").all_inner_texts() == ["10", "10"]
+    assert page.locator(".seat.disconnected").count() == 1
+    assert page.locator(".seat.sitting-out").count() == 1
+    assert page.locator(".seat.folded").count() == 2
+    assert page.locator(".seat .tag.allin").count() == 1
+    for message in messages[before_showdown:]:
+        page.evaluate("(m) => window.studpoker.handle(m)", message)
+    page.wait_for_timeout(1600)  # three hands turn up one after the other
+    banner = page.inner_text(".result-banner")
+    assert "Main pot 22: alice wins 22" in banner and "Side pot 1 32: alice wins 32" in banner
+    assert page.locator(".seat .hand-name").count() == 3
+    assert page.locator(".card.win").count() == 5
+    page.screenshot(path=str(SCREENSHOTS / "showdown-6max.png"))
+    context.close()
