@@ -219,10 +219,25 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     w.click("#history-btn")
     w.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
 
-    # Back in the lobby the table shows its three players.
+    # Sitting out and back in, then standing up.
+    c.click("#sitout-btn")
+    c.wait_for_selector(".seat.hero.sitting-out")
+    c.click("#sitin-btn")
+    c.wait_for_selector(".seat.hero:not(.sitting-out)")
+    c.click("#standup-btn")
+    # (if the next hand has begun, the seat is given up at its end: the others play it out)
+    deadline = time.monotonic() + 60
+    while not c.evaluate("() => window.studpoker.state.yourSeat === null"):
+        assert time.monotonic() < deadline, "stand up did not happen"
+        for page in (a, b):
+            click_passive(page)
+        c.wait_for_timeout(200)
+    c.wait_for_selector("#seats button.sit")  # a watcher again: the empty seats offer a place
+
+    # Back in the lobby the table shows its players.
     w.click("#history-close")
     w.click("a.back-link")
-    w.wait_for_selector(f"tr[data-table='{table_id}'] td.num >> text=/^3\\/8/")
+    w.wait_for_selector(f"tr[data-table='{table_id}'] td.num >> text=/^2\\/8/")
     w.screenshot(path=str(SCREENSHOTS / "lobby.png"))
 
     assert not errors, errors
