@@ -119,6 +119,7 @@ class Outcome:
     log: list[str] = field(default_factory=list)
     short_all_in: bool = False
     known: str | None = None  # a documented difference explains unequal stacks
+    hand: Hand | None = None  # our finished hand
 
     @property
     def agree(self) -> bool:
@@ -365,7 +366,7 @@ def play_both(
             known = SIDE_POT_LOW
         elif explained_by_merged_pots(result, ours_final, theirs_final):
             known = MERGED_POTS
-    return Outcome(code, stacks, ours_final, theirs_final, log, short_all_in, known)
+    return Outcome(code, stacks, ours_final, theirs_final, log, short_all_in, known, hand)
 
 
 SIDE_POT_LOW = "a pot without a qualifying low while another pot has one"

@@ -370,16 +370,6 @@ def dumps_all(hands: Iterable[PhhHand]) -> str:
     return "\n".join(f"[{i}]\n{hand.dumps()}" for i, hand in enumerate(hands, 1))
 
 
-def _local_time(value: datetime.datetime | datetime.time | None) -> datetime.time | None:
-    if isinstance(value, datetime.datetime):
-        return value.time().replace(microsecond=0)
-    return value
-
-
-def _check_sequence(values: Sequence[Any]) -> list[Any]:
-    return list(values)
-
-
 # ----------------------------------------------------------------------------------------------
 # Replaying
 
@@ -722,7 +712,8 @@ def hand_to_phh(
 
     Deals are written one ``d dh`` per player and street (cards in dealing order), the showdown
     as ``sm`` (shown cards) or a bare ``sm`` (mucked); hands turned up for an all-in run-out are
-    written as ``sm`` before the run-out and again at the showdown, as PokerKit does. A timeout
+    written as ``sm`` before the run-out and, when the run-out gave them more cards (stud), again
+    at the showdown, as PokerKit does. A timeout
     that makes a player all-in (disconnect protection) has no PHH notation: it is written as a
     commentary, and such a hand does not replay.
     """
@@ -736,7 +727,7 @@ def hand_to_phh(
     actions: list[str] = []
     dealt: dict[int, list[Card]] = {seat: [] for seat in order}
     run: dict[int, list[Card]] = {}
-    exposed: set[int] = set()
+    exposed: dict[int, int] = {}  # seat -> how many cards he had when turned up
 
     def flush() -> None:
         for seat in order:
@@ -768,12 +759,13 @@ def hand_to_phh(
             actions.append(f"# {label[ev.seat]} timed out: all-in under disconnect protection")
         elif kind is EventKind.EXPOSE:
             assert ev.seat is not None
-            exposed.add(ev.seat)
+            exposed[ev.seat] = len(dealt[ev.seat])
             actions.append(f"{label[ev.seat]} sm {format_cards(dealt[ev.seat])}")
         elif kind is EventKind.SHOW:
             assert ev.seat is not None
             cards = [c for c in ev.cards or () if c is not None and c not in hand.board]
-            actions.append(f"{label[ev.seat]} sm {format_cards(cards)}")
+            if exposed.get(ev.seat) != len(dealt[ev.seat]):  # not already shown as they are
+                actions.append(f"{label[ev.seat]} sm {format_cards(cards)}")
         elif kind is EventKind.MUCK:
             assert ev.seat is not None
             actions.append(f"{label[ev.seat]} sm")
