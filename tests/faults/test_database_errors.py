@@ -1,0 +1,197 @@
+"""Database errors: a full disk or a locked database, simulated by making every write transaction
+of the store fail (SQLAlchemy ``OperationalError`` as sqlite3 raises it; as root, a read-only
+file would not stop us, and a real lock waits out the 30 s busy timeout).
+
+While writes fail: no new hand starts, nothing is half-written (a hand is in the database
+entirely or not at all: its row stays ``in_progress`` and the ledger does not move), the books
+balance, and the players are told. When the database is back the table goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+
+from studpoker.store import Store
+from tests.server.conftest import Client, Harness, make_settings, passive_choice, running_server
+
+MESSAGES = ["database or disk is full", "database is locked"]
+
+
+@contextlib.contextmanager
+def failing_writes(store: Store, message: str) -> Iterator[list[int]]:
+    """Every write transaction of ``store`` fails like SQLite does; yields the failure count."""
+    failures = [0]
+    original = store._write
+
+    @contextlib.asynccontextmanager
+    async def broken() -> AsyncIterator[Any]:
+        failures[0] += 1
+        raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(message))
+        yield  # pragma: no cover
+
+    store._write = broken  # type: ignore[method-assign]
+    try:
+        yield failures
+    finally:
+        store._write = original  # type: ignore[method-assign]
+
+
+async def db_counts(harness: Harness) -> dict[str, Any]:
+    async with harness.store.engine.connect() as conn:
+        return {
+            "ledger": (await conn.execute(text("select count(*) from ledger_transactions"))).scalar(),
+            "hands": [tuple(r) for r in (await conn.execute(text("select id, status from hands"))).all()],
+            "hand_seats": (await conn.execute(text("select count(*), sum(award) from hand_seats"))).one(),
+        }
+
+
+async def seated_pair(harness: Harness) -> tuple[int, list[Client]]:
+    table = await harness.add_table()
+    clients = [await harness.player(n) for n in ("ann", "bob")]
+    for i, client in enumerate(clients):
+        await harness.seat(client, table.table_id, i + 1, 4000)
+    return table.table_id, clients
+
+
+async def play_until(clients: list[Client], stop: Any, timeout: float) -> list[dict[str, Any]]:
+    """Answer every your_turn passively; return the messages seen, until ``stop(message)``."""
+    seen: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for client in clients:
+            for message in client.drain():
+                seen.append(message)
+                if message["type"] == "your_turn":
+                    option = passive_choice(message["options"])
+                    await client.send(
+                        type="action",
+                        table_id=message["table_id"],
+                        hand_id=message["hand_id"],
+                        kind=option["kind"],
+                        amount=option["amount"],
+                        version=message["version"],
+                    )
+                if stop(message):
+                    return seen
+        await asyncio.sleep(0.01)
+    return seen
+
+
+def told_about_database(messages: list[dict[str, Any]]) -> bool:
+    for m in messages:
+        body = str(m).lower()
+        if ("database" in body or "unavailable" in body or "paused" in body) and m["type"] in (
+            "error",
+            "event",
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("message", MESSAGES)
+async def test_no_hand_starts_while_writes_fail(tmp_path: Path, message: str) -> None:
+    async with running_server(make_settings(tmp_path, hand_pause_seconds=1.0)) as harness:
+        table_id, clients = await seated_pair(harness)
+        before = await db_counts(harness)
+        actor = harness.room.actors[table_id]
+        with failing_writes(harness.store, message) as failures:
+            await asyncio.sleep(3.0)
+            assert actor.hand is None and actor.hand_id is None
+            assert failures[0] >= 1
+            assert await db_counts(harness) == before
+            assert not any(m["type"] == "hand_started" for c in clients for m in c.log)
+            report = await harness.store.audit()
+            assert report.balanced, report.render()
+        # The database is back: hands start again.
+        started = await play_until(clients, lambda m: m["type"] == "hand_started", 10)
+        assert any(m["type"] == "hand_started" for m in started)
+        await play_until(clients, lambda m: m["type"] == "hand_finished", 20)
+
+
+@pytest.mark.xfail(
+    reason="a failing hand start is only logged (server/actor.py _start: log.exception, retry in 2 s);"
+    " the players see nothing. Proposal: publish a table event {kind: 'paused', reason: 'database"
+    " unavailable'} on the first failure and {kind: 'resumed'} when a hand starts again.",
+    strict=False,
+)
+async def test_players_are_told_when_hands_cannot_start(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path, hand_pause_seconds=1.0)) as harness:
+        _table_id, clients = await seated_pair(harness)
+        with failing_writes(harness.store, MESSAGES[0]):
+            await asyncio.sleep(3.0)
+            assert told_about_database([m for c in clients for m in c.log])
+
+
+async def test_sitting_down_while_writes_fail_is_refused_cleanly(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path)) as harness:
+        table = await harness.add_table()
+        client = await harness.player("carl")
+        before = await db_counts(harness)
+        with failing_writes(harness.store, MESSAGES[0]):
+            answer = await client.request(type="sit", table_id=table.table_id, seat=1, buy_in=4000)
+        assert answer["type"] == "error", answer
+        assert harness.room.actors[table.table_id].seats == {}
+        assert await db_counts(harness) == before
+        # Works once the database is back.
+        await harness.seat(client, table.table_id, 1, 4000)
+
+
+async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path)) as harness:
+        table_id, clients = await seated_pair(harness)
+        actor = harness.room.actors[table_id]
+        seen = await play_until(clients, lambda m: m["type"] == "your_turn", 10)
+        hand_id = next(m["hand_id"] for m in seen if m["type"] == "your_turn")  # answered already
+        before = await db_counts(harness)
+        with failing_writes(harness.store, MESSAGES[0]):
+            during = await play_until(clients, lambda m: False, 4.0)
+            after = await db_counts(harness)
+            # Not half-written: the hand row is as it was at the start, the ledger has not moved.
+            assert after == before, (before, after)
+            assert dict(after["hands"])[hand_id] == "in_progress"
+            report = await harness.store.audit()
+            assert report.balanced, report.render()
+            # No new hand while the database fails.
+            assert not any(m["type"] == "hand_started" and m["hand_id"] != hand_id for m in during)
+            assert actor.hand_id in (None, hand_id)
+        await asyncio.sleep(0.5)
+        report = await harness.store.audit()
+        assert report.balanced, report.render()
+
+
+@pytest.mark.xfail(
+    reason="after finish_hand fails, TableActor._recover tries _void_hand, whose write fails too"
+    " (suppressed); actor.hand stays set with is_over, so _maybe_schedule_hand never schedules and"
+    " nothing retries: the table is stuck for good after the database comes back, the hand stays"
+    " in_progress until a restart. Proposal (server/actor.py _recover/_finish_hand): keep the"
+    " finished hand pending, publish a 'paused' event, and retry store_finish_hand (then"
+    " store_void_hand) with backoff; only clear actor.hand once one of them committed.",
+    strict=False,
+)
+async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path)) as harness:
+        table_id, clients = await seated_pair(harness)
+        actor = harness.room.actors[table_id]
+        seen = await play_until(clients, lambda m: m["type"] == "hand_started", 10)
+        hand_id = next(m["hand_id"] for m in seen if m["type"] == "hand_started")
+        with failing_writes(harness.store, MESSAGES[0]):
+            during = await play_until(clients, lambda m: False, 4.0)
+        # Back: the interrupted hand is settled (finished or void) and play goes on.
+        after = await play_until(
+            clients, lambda m: m["type"] == "hand_started" and m["hand_id"] != hand_id, 10
+        )
+        assert any(m["type"] == "hand_started" and m["hand_id"] != hand_id for m in after)
+        status = dict((await db_counts(harness))["hands"])[hand_id]
+        assert status in ("finished", "void")
+        assert told_about_database(during)
+        del actor
