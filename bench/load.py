@@ -33,6 +33,16 @@ def parse_rows(text: str) -> list[tuple[int, int, float]]:
     return rows
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 def run_row(
     tables: int, players: int, think: float, seconds: float, profile: str | None = None
 ) -> tuple[LoadReport, float]:
@@ -41,6 +51,8 @@ def run_row(
         server = spawn(url, tables=tables, profile=profile)
         try:
             load_before = os.getloadavg()[0]
+            server_cpu = cpu_seconds(server.process.pid)
+            client_cpu = time.process_time()
             report = asyncio.run(
                 run_load(
                     LoadConfig(
@@ -53,6 +65,10 @@ def run_row(
                         database_url=url,
                     )
                 )
+            )
+            report.notes.append(
+                f"CPU seconds during setup + run: server {cpu_seconds(server.process.pid) - server_cpu:.1f},"
+                f" load client {time.process_time() - client_cpu:.1f}; load average before {load_before:.1f}"
             )
         finally:
             server.terminate(60)
@@ -68,11 +84,13 @@ def table(results: list[dict[str, Any]]) -> str:
     for r in results:
         lat = r["latency_ms"]
         errors = sum(r["errors"].values())
+        audit = "balanced" if r["audit_balanced"] else "NOT balanced"
+        bar = "yes" if r["meets_bar"] else "no"
         lines.append(
             f"| {r['tables_available']} x {r['players_per_table']} | {r['think_time']:g} | {r['seconds']:.0f}"
             f" | {r['hands_per_second']:.2f} | {r['actions_per_second']:.1f} | {lat['p50']:.1f}"
             f" | {lat['p95']:.1f} | {lat['p99']:.1f} | {lat['max']:.1f} | {errors}"
-            f" | {'balanced' if r['audit_balanced'] else 'NOT balanced'} | {'yes' if r['meets_bar'] else 'no'} |"
+            f" | {audit} | {bar} |"
         )
     return "\n".join(lines)
 
