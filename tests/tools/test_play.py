@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -59,10 +62,10 @@ def test_showdown_names_the_hands() -> None:
 
 def test_quit_and_end_of_input() -> None:
     proc = _play(["--game", "RZ", "--seed", "1", "--clock", "0"], "q\n")
-    assert proc.returncode == 0
+    assert proc.returncode == 0, proc.stderr
     assert "0 hands played" in proc.stdout or "1 hands played" in proc.stdout
     proc = _play(["--game", "RZ", "--seed", "1", "--clock", "0"], "")  # end of input quits
-    assert proc.returncode == 0
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_clock_runs_out() -> None:
@@ -72,12 +75,33 @@ def test_clock_runs_out() -> None:
          "--clock", "1.5", "--bots", "calling"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
     )  # fmt: skip
-    assert proc.stdin is not None
-    time.sleep(4.0)  # first decision times out (its clock is 1.5 s)
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    stdout = proc.stdout
+
+    def pump() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    seen: list[str] = []
     try:
-        out, _ = proc.communicate("c\n" * 20, timeout=60)
+        deadline = time.monotonic() + 90
+        while not any("s to act" in line for line in seen):  # the first decision is on screen
+            assert time.monotonic() < deadline, "".join(seen)
+            seen.append(lines.get(timeout=90))
+        time.sleep(3.0)  # its clock is 1.5 s
+        with contextlib.suppress(BrokenPipeError):  # every decision may have timed out already
+            proc.stdin.write("c\n" * 20)
+            proc.stdin.close()
+        proc.wait(timeout=90)
     finally:
         proc.kill()
+    reader.join(timeout=10)
+    while not lines.empty():
+        seen.append(lines.get())
+    out = "".join(seen)
     assert "time is up" in out
     assert "clock ran out" in out
 
@@ -97,6 +121,7 @@ def test_keys_and_cards() -> None:
 
 
 def test_unknown_game_and_bot() -> None:
-    assert _play(["--game", "HOLDEM"], "").returncode == 2
+    proc = _play(["--game", "HOLDEM"], "")
+    assert proc.returncode == 2 and "unknown game" in proc.stderr, proc.stderr
     proc = _play(["--bots", "oracle"], "")
-    assert proc.returncode == 2 and "unknown bot" in proc.stderr
+    assert proc.returncode == 2 and "unknown bot" in proc.stderr, proc.stderr
