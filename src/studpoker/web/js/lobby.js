@@ -59,7 +59,7 @@ export class Lobby {
     const mine = myId !== undefined && Array.isArray(t.seats) && t.seats.some((s) => s.account_id === myId);
     tr.innerHTML =
       `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}${mine ? '<span class="you-here">you sit here</span>' : ""}</td>` +
-      `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span>${escapeHtml(gameName(t.game))}</td>` +
+      `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span><span class="game-name">${escapeHtml(gameName(t.game))}</span></td>` +
       `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
       `<td class="num">${taken}/${max}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
       `<td class="num avg">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
