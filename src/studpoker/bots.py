@@ -138,6 +138,7 @@ class EquityBot:
         self.name = name
         self.style = style
         self.last_equity: float | None = None
+        self._cache_key: object = None
 
     def choose(self, view: HandView, legal: Sequence[LegalOption]) -> Action:
         options = list(legal)
@@ -146,8 +147,17 @@ class EquityBot:
         aggressive = [o for o in options if o.kind in AGGRESSIVE]
         me = view.seat(view.viewer) if view.viewer is not None else None
         live = sum(1 for s in view.seats if not s.folded)
-        eq = estimate_equity(view, samples=style.samples, seed=self.rng.randrange(2**32))
-        self.last_equity = eq
+        key = (
+            view.game,
+            view.street,
+            tuple((s.seat, s.folded, s.down, s.up) for s in view.seats),
+            view.board,
+        )
+        if key == self._cache_key and self.last_equity is not None:
+            eq = self.last_equity  # the same cards as the last decision (e.g. facing a raise)
+        else:
+            eq = estimate_equity(view, samples=style.samples, seed=self.rng.randrange(2**32))
+            self._cache_key, self.last_equity = key, eq
         strong = eq > max(style.raise_floor, style.raise_edge / max(live, 1))
         passive = (
             by_kind.get(ActionKind.CHECK) or by_kind.get(ActionKind.CALL) or by_kind.get(ActionKind.BRING_IN)
