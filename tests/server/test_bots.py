@@ -24,6 +24,7 @@ def leaks(messages: list[str], own: int | None, hands: dict[str, dict[int, set[s
     card of another player of the hand before it was exposed or shown."""
     public: dict[str, set[str]] = {}
     over: set[str] = set()
+    exposed: set[str] = set()
     found = []
     for text in messages:
         message = json.loads(text)
@@ -34,7 +35,14 @@ def leaks(messages: list[str], own: int | None, hands: dict[str, dict[int, set[s
             over.add(hand_id)
             continue
         event = message.get("event") or {}
-        if event.get("kind") in ("expose", "show"):
+        kind = event.get("kind")
+        if kind == "expose":
+            exposed.add(hand_id)
+        # Shown cards are public; so are down cards dealt after an all-in run-out turned the
+        # hands face up (the engine deals them to everyone, without a visibility).
+        if kind in ("expose", "show") or (
+            kind == "deal" and hand_id in exposed and "visibility" not in event
+        ):
             public.setdefault(hand_id, set()).update(c for c in event.get("cards") or [] if c)
         hidden = set()
         for account, down in hands[hand_id].items():
@@ -111,3 +119,11 @@ def test_leak_detector_catches_a_leak() -> None:
         *leak,
     ]
     assert leaks(shown, 1, hands) == []
+    run_out = [
+        json.dumps(
+            {"type": "event", "hand_id": "h1", "event": {"kind": "expose", "seat": 2, "cards": ["2c"]}}
+        ),
+        json.dumps({"type": "event", "hand_id": "h1", "event": {"kind": "deal", "seat": 2, "cards": ["3c"]}}),
+    ]
+    assert leaks(run_out, 1, hands) == []
+    assert leaks(run_out[1:], 1, hands)

@@ -515,10 +515,6 @@ class TableActor:
             await self._finish_hand()
             return
         seat = hand.to_act
-        decision = self.clock.current
-        if decision is not None and decision.seat == seat and decision.hand_id == self.hand_id:
-            # The same player acts again (cannot happen in limit poker, but be safe): new decision.
-            pass
         assert self.hand_id is not None
         decision = self.clock.start(self.hand_id, seat)
         self._publish_table_event(

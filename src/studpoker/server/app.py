@@ -391,7 +391,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         request: Request,
         account: Annotated[Account, Depends(current_account)],
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     ) -> list[dict[str, Any]]:
         """The hands you were dealt into, newest first."""
         records = await room_of(request).store.hands_for_account(account.id, limit=limit, offset=offset)
@@ -402,6 +402,8 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         hand_id: str, request: Request, account: Annotated[Account, Depends(current_account)]
     ) -> dict[str, Any]:
         """One of your hands: PHH and readable text; the deck order and salt once it is over."""
+        if not 0 < len(hand_id) <= 64:
+            raise ApiError(404, "not_found", "no such hand")
         record = await room_of(request).store.hand(hand_id)
         if all(s.account_id != account.id for s in record.seats.values()):
             raise ApiError(403, "forbidden", "only a player of this hand may read its history")
