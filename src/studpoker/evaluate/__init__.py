@@ -5,7 +5,7 @@ Scalar functions return :class:`HighHand` / :class:`LowHand` values that compare
 same values as ints.
 """
 
-from studpoker.evaluate.batch import batch_high, batch_low8, batch_omaha8, batch_razz
+from studpoker.evaluate.batch import batch_high, batch_low8, batch_omaha8, batch_razz, jit_available
 from studpoker.evaluate.core import (
     Category,
     HighHand,
@@ -29,6 +29,7 @@ __all__ = [
     "batch_razz",
     "high",
     "high_value",
+    "jit_available",
     "low8",
     "low8_value",
     "omaha8",

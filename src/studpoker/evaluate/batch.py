@@ -23,7 +23,7 @@ import numpy.typing as npt
 from studpoker.cards import CardError
 from studpoker.evaluate._tables import FLUSH, FLUSH_SUIT_PLUS_ONE, TABLES, WORST_QUALIFIER
 
-__all__ = ["batch_high", "batch_low8", "batch_omaha8", "batch_razz"]
+__all__ = ["batch_high", "batch_low8", "batch_omaha8", "batch_razz", "jit_available"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 U16 = npt.NDArray[np.uint16]
@@ -114,11 +114,32 @@ def _flush_fix(chunk: npt.NDArray[np.integer[Any]], sums: I64, buf: I64, values:
     values[rows] = FLUSH[bits.sum(axis=1)]
 
 
-def _run(codes: IntArray, kind: str, what: str, check: bool) -> U16:
+def jit_available() -> bool:
+    """True when numba is installed, so that ``jit=True`` can be used."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def _jit_module() -> Any:
+    try:
+        from studpoker.evaluate import _jit
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("jit=True needs numba (pip install numba==0.68.1)") from exc
+    return _jit
+
+
+def _run(codes: IntArray, kind: str, what: str, check: bool, jit: bool) -> U16:
     array = _shape_check(codes, (5, 6, 7), what)
     n, size = array.shape
     table = _table(kind, size)
     keys = KEYS if kind == "high" else CARD_RANK_KEYS
+    if jit:
+        out_jit = np.empty(n, dtype=np.uint16)
+        bad = _jit_module().evaluate(array, keys, table, FLUSH, kind == "high", check, out_jit)
+        if bad >= 0:
+            _validate(array[bad : bad + 1], what, bad)
+        return out_jit
     out = np.empty(n, dtype=np.uint16)
     sums = np.empty(CHUNK, dtype=np.int64)
     buf = np.empty(CHUNK, dtype=np.int64)
@@ -139,26 +160,28 @@ def _run(codes: IntArray, kind: str, what: str, check: bool) -> U16:
     return out
 
 
-def batch_high(codes: IntArray, *, check: bool = True) -> U16:
+def batch_high(codes: IntArray, *, check: bool = True, jit: bool = False) -> U16:
     """Best high-hand values (1 to 7,462) of each row of an (N, 5), (N, 6) or (N, 7) code array.
 
     ``check=False`` skips the range and repeated-card checks (about twice as fast).
+    ``jit=True`` runs the same algorithm as a numba kernel (needs numba; compiled on first
+    use and cached on disk; several times faster for large batches).
 
     >>> import numpy as np
     >>> batch_high(np.array([[51, 47, 43, 39, 35], [0, 1, 2, 3, 4]])).tolist()
     [7462, 7297]
     """
-    return _run(codes, "high", "batch_high", check)
+    return _run(codes, "high", "batch_high", check, jit)
 
 
-def batch_razz(codes: IntArray, *, check: bool = True) -> U16:
+def batch_razz(codes: IntArray, *, check: bool = True, jit: bool = False) -> U16:
     """Best ace-to-five low values (1 to 6,175; the wheel is 6,175) of each row."""
-    return _run(codes, "razz", "batch_razz", check)
+    return _run(codes, "razz", "batch_razz", check, jit)
 
 
-def batch_low8(codes: IntArray, *, check: bool = True) -> U16:
+def batch_low8(codes: IntArray, *, check: bool = True, jit: bool = False) -> U16:
     """Best eight-or-better low values of each row, 0 where there is no qualifying low."""
-    return _run(codes, "low8", "batch_low8", check)
+    return _run(codes, "low8", "batch_low8", check, jit)
 
 
 _PAIRS = np.array([(i, j) for i in range(4) for j in range(i + 1, 4)], dtype=np.intp)
@@ -170,7 +193,9 @@ def _triples(n: int) -> npt.NDArray[np.intp]:
     )
 
 
-def batch_omaha8(hole: IntArray, board: IntArray, *, check: bool = True) -> tuple[U16, U16]:
+def batch_omaha8(
+    hole: IntArray, board: IntArray, *, check: bool = True, jit: bool = False
+) -> tuple[U16, U16]:
     """Omaha hi/lo for each row: (high values, eight-or-better low values with 0 for none).
 
     ``hole`` is (N, 4), ``board`` (N, 3) to (N, 5); each hand uses exactly two hole cards
@@ -186,6 +211,11 @@ def batch_omaha8(hole: IntArray, board: IntArray, *, check: bool = True) -> tupl
     n = len(h)
     out_high = np.empty(n, dtype=np.uint16)
     out_low = np.empty(n, dtype=np.uint16)
+    if jit:
+        bad = _jit_module().evaluate_omaha(h, b, KEYS, high5, low5, FLUSH, check, out_high, out_low)
+        if bad >= 0:
+            _validate(np.hstack([h[bad : bad + 1], b[bad : bad + 1]]), "batch_omaha8", bad)
+        return out_high, out_low
     step = CHUNK // 32
     for start in range(0, n, step):
         if check:
