@@ -109,3 +109,14 @@ def test_simulate_bots_json_plot_and_plain(tmp_path: Path, capsys: pytest.Captur
     assert set(json.loads(capsys.readouterr().out)) == {"hands", "seconds", "hands_per_second"}
     assert main(["simulate", "--bots", "equity,oracle", "--hands", "1"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_simulate_bots_keep_histories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("studpoker.history.phh").dump_hand  # noqa: B018
+    from studpoker.cli import main
+
+    assert main(["simulate", "--game", "7S8", "--bots", "equity,random", "--hands", "3", "--seed", "5",
+                 "--phh", str(tmp_path), "--json"]) == 0  # fmt: skip
+    files = sorted(tmp_path.glob("*.phh"))
+    assert len(files) == 3
+    assert 'variant = "F7S/8"' in files[0].read_text()
