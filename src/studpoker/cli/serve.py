@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
+    sock.listen(2048)  # connections wait in the backlog until the room has started
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"studpoker room on http://{host}:{port}/  (database {settings.database_url})", flush=True)
