@@ -19,8 +19,6 @@ from typing import Any
 import httpx
 import pytest
 
-pytestmark = pytest.mark.browser
-
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM_ARGS = [
