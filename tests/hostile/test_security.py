@@ -258,15 +258,23 @@ def card_strings(value: Any) -> list[str]:
     return out
 
 
-def leaks(message: dict[str, Any], own_seat: int | None) -> list[str]:
-    """Cards in a pre-showdown message that this viewer may not see (empty: none)."""
+def leaks(message: dict[str, Any], own_seat: int | None, exposed: set[str]) -> list[str]:
+    """Cards in a pre-showdown message that this viewer may not see (empty: none).
+
+    ``exposed``: hands whose down cards an all-in run-out turned face up (updated here); the
+    down cards dealt after that go to everyone, without a visibility.
+    """
     kind = message["type"]
     if kind == "hand_finished":
         return []
     if kind == "event":
         event = message["event"]
         what = event.get("kind")
+        if what == "expose":
+            exposed.add(str(message.get("hand_id")))
         if what in ("show", "expose", "deal_board") or (what == "deal" and event.get("detail") == "up"):
+            return []
+        if what == "deal" and message.get("hand_id") in exposed and "visibility" not in event:
             return []
         if what == "deal" and event.get("detail") == "down":
             if own_seat is not None and event.get("seat") == own_seat:
@@ -308,6 +316,7 @@ async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 3) -> dict[st
         commitments: dict[str, str] = {}
         pre_end_text: dict[str, list[str]] = defaultdict(list)
         counts: Counter[str] = Counter()
+        exposed: dict[str, set[str]] = defaultdict(set)
         deadline = time.monotonic() + float(os.environ.get("STUDPOKER_SPY_SECONDS", "600"))
         next_ping = time.monotonic() + 10
         while len(finished) < hands_wanted and time.monotonic() < deadline:
@@ -326,7 +335,7 @@ async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 3) -> dict[st
                     if message["type"] == "your_turn" and seat is not None:
                         option = passive_choice(message["options"])
                         await client.send(**action_of(message, option))
-                    bad = leaks(message, seat)
+                    bad = leaks(message, seat, exposed[client.name])
                     if bad:
                         violations.append(f"{client.name}: {bad} in {json.dumps(message)[:300]}")
                     if message["type"] == "hand_finished":
@@ -372,6 +381,22 @@ async def test_spy_never_sees_a_hidden_card(tmp_path: Path) -> None:
     assert result["hands"] >= int(os.environ.get("STUDPOKER_SPY_HANDS", "200"))
     assert result["violations"] == []
     assert len(set(result["commitments"].values())) == len(result["commitments"])
+
+
+def test_leak_rule() -> None:
+    exposed: set[str] = set()
+    deal: dict[str, Any] = {"kind": "deal", "seat": 2, "detail": "down", "cards": ["3c"]}
+    down: dict[str, Any] = {"type": "event", "hand_id": "h", "event": deal}
+    mine = {**down, "event": {**deal, "visibility": 1, "seat": 1}}
+    assert leaks(down, 1, exposed) == ["3c"]
+    assert leaks(mine, 1, exposed) == []
+    hidden = {**down, "event": {**deal, "cards": [None]}}
+    assert leaks(hidden, None, exposed) == []
+    expose = {"type": "event", "hand_id": "h", "event": {"kind": "expose", "seat": 2, "cards": ["2c"]}}
+    assert leaks(expose, 1, exposed) == [] and exposed == {"h"}
+    assert leaks(down, 1, exposed) == []
+    turn = {"type": "your_turn", "hand_id": "h", "options": [{"kind": "call", "note": "Ah"}]}
+    assert leaks(turn, 1, exposed) == ["Ah"]
 
 
 @pytest.mark.slow
