@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -323,6 +323,7 @@ class EquityResult:
     seconds: float
     method: str
     extra: dict[str, Any] = field(default_factory=dict)
+    cpu_seconds: float = 0.0  # process CPU time (the wall clock also counts other programs)
 
     def as_dict(self) -> dict[str, Any]:
         pos = self.position
@@ -335,6 +336,7 @@ class EquityResult:
             "method": self.method,
             "deals": self.deals,
             "seconds": round(self.seconds, 4),
+            "cpu_seconds": round(self.cpu_seconds, 4),
             "players": [p.as_dict() for p in self.players],
         }
 
@@ -856,6 +858,28 @@ def equity(
     >>> r.exact, round(r.players[1].equity, 4)
     (True, 0.5503)
     """
+    cpu = time.process_time()
+    result = _equity(
+        game, hands, dead, board, exact=exact, precision=precision, max_deals=max_deals,
+        min_deals=min_deals, time_limit=time_limit, seed=seed, table_limit=table_limit,
+    )  # fmt: skip
+    return replace(result, cpu_seconds=time.process_time() - cpu)
+
+
+def _equity(
+    game: str | Position,
+    hands: Sequence[str | Sequence[Any]] = (),
+    dead: str | Sequence[Any] = "",
+    board: str | Sequence[Any] = "",
+    *,
+    exact: bool | None = None,
+    precision: float = 0.001,
+    max_deals: int = 20_000_000,
+    min_deals: int = 10_000,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    table_limit: int = TABLE_LIMIT,
+) -> EquityResult:
     started = time.perf_counter()
     pos = game if isinstance(game, Position) else position(game, hands, dead, board)
     sampler = _Sampling(seed, precision, max_deals, min_deals, time_limit, started)

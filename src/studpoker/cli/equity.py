@@ -30,7 +30,7 @@ def render(result: EquityResult) -> Any:
         title += f", board {' '.join(map(str, pos.board))}"
     if pos.dead:
         title += f", dead {' '.join(map(str, pos.dead))}"
-    table = Table(title=title, caption=f"{how} in {result.seconds:.2f} s")
+    table = Table(title=title, caption=f"{how} in {result.seconds:.2f} s ({result.cpu_seconds:.2f} s CPU)")
     table.add_column("player")
     table.add_column("cards", no_wrap=True)
     table.add_column("equity", justify="right", style="bold")
