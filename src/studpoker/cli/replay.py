@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -55,6 +56,15 @@ def _house_for(phh: PhhHand, compat: str | None, overrides: list[str]) -> HouseR
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     status = 0
     try:  # reject a bad --house switch once, before reading any file
         HouseRules().with_overrides(args.house)

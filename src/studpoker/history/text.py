@@ -130,6 +130,11 @@ def text_history(
             old.extend(seen_new)
         pending.clear()
 
+    blind_lines = [
+        f"{names[e.seat]}: posts {e.detail} blind {e.amount}" + (" and is all-in" if e.all_in else "")
+        for e in hand.events
+        if e.kind is EventKind.POST_BLIND and e.seat is not None
+    ]
     for event in hand.events:
         kind = event.kind
         seat = event.seat
@@ -143,14 +148,15 @@ def text_history(
             assert seat is not None and event.amount is not None
             round_bet[seat] = event.amount
             current = max(current, event.amount)
-            tail = " and is all-in" if event.all_in else ""
-            lines.append(f"{names[seat]}: posts {event.detail} blind {event.amount}{tail}")
+            # Printed before the hole cards, as rooms do (the engine posts them after the deal).
         elif kind is EventKind.STREET:
             street = event.street or ""
             round_bet = dict.fromkeys(hand.seat_numbers, 0)
             current = 0
             if street in ("flop", "turn", "river"):
                 continue  # the title comes with the board cards
+            if street == "preflop":
+                lines.extend(blind_lines)
             lines.append(f"*** {STREET_TITLES.get(street, street.upper())} ***")
         elif kind is EventKind.DEAL:
             assert seat is not None and event.cards
