@@ -79,4 +79,10 @@ async def test_history_readable_by_players(harness: Harness) -> None:
     assert one["status"] == "finished" and one["commitment"] == finished["commitment"]
     assert one["salt"] == finished["salt"] and one["deck_order"].split() == finished["deck_order"]
     assert "hana" in one["text"] and "ivan" in one["text"]
+    # The stored PHH replays through the engine to the same end.
+    from studpoker.history.phh import loads, replay
+
+    replayed = replay(loads(one["phh"])[0])
+    assert replayed.is_over
+    assert {str(k): v for k, v in replayed.result.final_stacks.items()} == finished["result"]["final_stacks"]
     assert sum(s["award"] for s in one["seats"]) == sum(s["contribution"] for s in one["seats"])

@@ -351,7 +351,7 @@ def _histories(
     dump = _writer("studpoker.history.phh", "dump_hand", "dumps_hand")
     if dump is not None:
         try:
-            phh = str(dump(hand))
+            phh = str(dump(hand, players=players, hand_id=hand_id, table=table))
         except Exception:
             log.exception("hand %s: the PHH writer failed", hand_id)
     render = _writer("studpoker.history.text", "text_history", "render_hand")
