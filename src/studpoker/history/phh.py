@@ -446,8 +446,12 @@ def deck_order(phh: PhhHand, actions: Sequence[PhhAction], *, burn_cards: bool =
     filler = iter([c for c in (Card(i) for i in range(52)) if int(c) not in seen])
 
     def burn() -> None:
-        if burn_cards:
-            order.append(next(filler))
+        # The engine burns a card before each street after the first while two cards are left.
+        if burn_cards and 52 - len(order) >= 2:
+            card = next(filler, None)
+            if card is None:
+                raise PhhError("no card is left to burn: the file deals too many cards", file=phh.source)
+            order.append(card)
 
     if stud:
         first_rounds = 3
