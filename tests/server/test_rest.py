@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from studpoker.cli import main
 from tests.server.conftest import Harness, make_settings, running_server
 
 
@@ -95,3 +98,11 @@ async def test_default_tables(tmp_path: Path) -> None:
         assert {t["game"] for t in tables} == {"7S", "7S8", "RZ", "O8"}
         five_ten = next(t for t in tables if t["game"] == "7S" and t["big_bet"] == 1000)
         assert (five_ten["ante"], five_ten["bring_in"], five_ten["small_bet"]) == (100, 250, 500)
+
+
+def test_serve_help_lists_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    for option in ("--host", "--port", "--database-url", "--bots", "--think-seconds", "--countdown-seconds"):
+        assert option in out
