@@ -618,7 +618,7 @@ def _compare(
     if b_keep is not None:
         sel = b_keep[b_rows]
         b_rows, b_t = b_rows[sel], b_t[sel]
-    bkey = np.sort(b_t * vmax + b_val[b_rows])
+    bkey = np.sort(b_t * vmax + b_val[b_rows], kind="stable")  # runs: entries come sorted by T
     starts = np.searchsorted(bkey, np.arange(a.groups + 1, dtype=np.int64) * vmax, "left")
     akey = a_t * vmax + a_val[a_rows]
     at = np.searchsorted(bkey, akey, "left")
@@ -631,20 +631,29 @@ def _compare(
 
 
 def _dominate(a: _Entries, b: _Entries, a_vals: tuple[I64, I64], b_vals: tuple[I64, I64]) -> int:
-    """Disjoint pairs with a's high > b's high and a's low > b's low (a two-dimensional count)."""
+    """Disjoint pairs with a's high > b's high and a's low > b's low (a two-dimensional count).
+
+    Pairs where b has no low are one comparison; the rest is one sweep per low value of a,
+    over b's completions that have a low.
+    """
     (a_h, a_l), (b_h, b_l) = a_vals, b_vals
+    total = _compare(a, b, a_h, b_h, a_keep=a_l > 0, b_keep=b_l == 0)[0]
     vmax = int(max(a_h.max(initial=0), b_h.max(initial=0))) + 1
-    bkey_all = b.t * vmax + b_h[b.rows]
+    bsel = b_l[b.rows] > 0
+    b_rows = b.rows[bsel]
+    bkey_all = b.t[bsel] * vmax + b_h[b_rows]
     order = np.argsort(bkey_all, kind="stable")
     bkey = bkey_all[order]
-    blow = b_l[b.rows][order]
+    blow = b_l[b_rows][order]
     alow = a_l[a.rows]
     sel = alow > 0  # a needs a low to beat b's
     a_t, a_sign, alow = a.t[sel], a.sign[sel], alow[sel]
     lo = np.searchsorted(bkey, a_t * vmax, "left")
     at = np.searchsorted(bkey, a_t * vmax + a_h[a.rows[sel]], "left")
-    total = 0
+    floor = int(blow.min(initial=np.iinfo(np.int64).max))
     for lam in np.unique(alow):
+        if lam <= floor:
+            continue
         cum = np.concatenate(([0], np.cumsum(blow < lam)))
         pick = alow == lam
         total += int(np.dot(a_sign[pick], cum[at[pick]] - cum[lo[pick]]))
