@@ -204,3 +204,19 @@ async def test_out_of_turn_and_illegal_actions(harness: Harness) -> None:
     )
     assert answer["type"] == "ack"
     assert hand.version > engine_version
+
+
+async def test_second_connection_gets_no_extension(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path, think_seconds=0.5, countdown_seconds=2.0)) as h:
+        actor = await h.add_table("7S", 100, 200)
+        tokens = {name: await h.register(name) for name in ("alice", "bob")}
+        clients = {name: await h.connect(token, name) for name, token in tokens.items()}
+        actor.hand_pause_seconds = 0.3
+        await h.seat(clients["alice"], actor.table_id, 1, 4000)
+        await h.seat(clients["bob"], actor.table_id, 2, 4000)
+        who, turn = await asyncio.wait_for(_first_turn(clients["alice"], clients["bob"]), 5)
+        second = await h.connect(tokens[who.name], "second tab")
+        state = await second.wait_for("table_state")
+        assert state["clock"]["extended"] is False
+        assert state["clock"]["countdown_ends"] == turn["countdown_ends"]
+        assert state["your_turn"]["seat"] == turn["seat"]

@@ -744,17 +744,20 @@ def _final_stacks(result: Any, hand: Any) -> dict[int, int]:
 async def _watch(actor: TableActor, cmd: Watch) -> None:
     conn = cmd.conn
     assert conn is not None
-    first = conn.id not in actor.watchers
+    state = actor.seat_of(conn.account_id)
+    # A seated player coming back (no other connection of his watching): the others see him
+    # connected again, and if his clock is running he gets the countdown again (once per decision;
+    # a second tab of a connected player gets nothing).
+    back = state is not None and conn.id not in actor.watchers and not actor.connected(conn.account_id)
     actor.watchers[conn.id] = conn
     conn.tables.add(actor.table_id)
-    state = actor.seat_of(conn.account_id)
     extended = False
-    if state is not None and first:
+    if back and state is not None:
         decision = actor.clock.current
         if decision is not None and decision.seat == state.seat and actor.clock.extend():
             extended = True
     actor._ack(cmd, "join_table")
-    if state is not None and first:
+    if back and state is not None:
         actor._publish_seats("connected", state.seat)
     if extended:
         d = actor.clock.current
