@@ -258,7 +258,7 @@ def play_both(
     """
     rng = random.Random(seed)
     game = get_game(code)
-    max_players = 7 if game.is_stud else 10  # PokerKit has no stud community card
+    max_players = game.max_players
     n = len(stacks) if stacks else players or rng.randint(2, max_players)
     if stakes is None:
         if game.is_stud:
@@ -297,6 +297,8 @@ def play_both(
                     log.append(f"deal seat {event.seat} {event.cards[0]}")
                 elif event.kind is EventKind.DEAL_BOARD:
                     assert event.cards
+                    if game.is_stud:
+                        raise DivergenceError("community", "PokerKit has no stud community card", log)
                     state.deal_board(tuple(_pk(c) for c in event.cards if c is not None))
                     log.append(f"board {' '.join(str(c) for c in event.cards)}")
         seen = len(events)
