@@ -105,7 +105,7 @@ async def test_no_hand_starts_while_writes_fail(tmp_path: Path, message: str) ->
         before = await db_counts(harness)
         actor = harness.room.actors[table_id]
         with failing_writes(harness.store, message) as failures:
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(2.5)
             assert actor.hand is None and actor.hand_id is None
             assert failures[0] >= 1
             assert await db_counts(harness) == before
@@ -128,7 +128,7 @@ async def test_players_are_told_when_hands_cannot_start(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path, hand_pause_seconds=1.0)) as harness:
         _table_id, clients = await seated_pair(harness)
         with failing_writes(harness.store, MESSAGES[0]):
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(2.5)
             assert told_about_database([m for c in clients for m in c.log])
 
 

@@ -126,6 +126,10 @@ class LiveRoom:
         result: dict[str, Any] = self.call(read())
         return result
 
+    def actors_alive(self) -> bool:
+        """Every table actor's task still runs (none crashed on bad input)."""
+        return all(a._task is not None and not a._task.done() for a in self.room.actors.values())
+
     def audit_balanced(self) -> bool:
         async def run() -> bool:
             return bool((await self.store.audit()).balanced)

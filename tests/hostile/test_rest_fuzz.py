@@ -171,6 +171,7 @@ def run_rest_fuzz(live: LiveRoom, tokens: dict[str, str], *, examples: int, dera
 
     one()
     assert REST_COUNTS["requests"] - start >= examples * 0.9
+    assert live.actors_alive()
     assert live.audit_balanced()
 
 

@@ -229,6 +229,7 @@ def run_fuzz(
     frames_sent = FUZZ_COUNTS["frames"] - start
     assert frames_sent >= examples * 0.9
     assert FUZZ_COUNTS["rejected"] - start_rejected > frames_sent // 2
+    assert live.actors_alive()
     assert live.audit_balanced()
 
 
