@@ -86,3 +86,28 @@ async def test_history_readable_by_players(harness: Harness) -> None:
     assert replayed.is_over
     assert {str(k): v for k, v in replayed.result.final_stacks.items()} == finished["result"]["final_stacks"]
     assert sum(s["award"] for s in one["seats"]) == sum(s["contribution"] for s in one["seats"])
+
+
+async def test_stand_up_during_a_hand(harness: Harness) -> None:
+    actor = await harness.add_table("7S", 100, 200)
+    clients = [await harness.player(name) for name in ("kim", "lou", "max")]
+    actor.hand_pause_seconds = 0.3
+    for seat, client in enumerate(clients, start=1):
+        await harness.seat(client, actor.table_id, seat, 3000)
+    await clients[0].wait_for("hand_started")
+    hand_id = actor.hand_id
+    assert hand_id is not None
+    # Seat 3 leaves in the middle of the hand: his decisions are made for him at once.
+    answer = await clients[2].request(type="stand_up", table_id=actor.table_id)
+    assert answer["type"] == "ack" and actor.seats[3].leaving
+    await asyncio.gather(*(autoplay(c) for c in clients[:2]))
+    await asyncio.sleep(0.1)
+    assert 3 not in actor.seats
+    record = await harness.store.hand(hand_id)
+    assert record.status == "finished"
+    account = await harness.store.account_by_name("max")
+    assert (
+        account.bankroll
+        == harness.store.starting_grant - record.seats[3].contribution + record.seats[3].award
+    )
+    assert not (await harness.store.seats_of_account(account.id))
