@@ -14,6 +14,7 @@ import pytest
 from studpoker.server.actor import TableActor
 from studpoker.server.bots import BotConnection, start_bots
 from studpoker.server.protocol import _Out, encode
+from studpoker.store import Store
 from tests.server.conftest import make_settings, running_server
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
@@ -127,3 +128,21 @@ def test_leak_detector_catches_a_leak() -> None:
     ]
     assert leaks(run_out, 1, hands) == []
     assert leaks(run_out[1:], 1, hands)
+
+
+async def test_shutdown_lets_hands_finish(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, shutdown_grace_seconds=10.0, bot_delay=(0.01, 0.02))
+    async with running_server(settings) as h:
+        actor = await h.add_table("7S", 50, 100)
+        h.room.bots.extend(await start_bots(h.room, 3, seed=1))
+        deadline = time.monotonic() + 30
+        while actor.hands_played < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert actor.hand is not None or actor.hands_played >= 3
+    store = await Store.open(settings.database_url)
+    try:
+        records = await store.hands_for_table(actor.table_id, limit=500)
+        assert len(records) >= 3
+        assert {r.status for r in records} == {"finished"}, [(r.status, r.void_reason) for r in records]
+    finally:
+        await store.close()

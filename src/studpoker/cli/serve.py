@@ -60,6 +60,13 @@ def register(subparsers: Any) -> None:
         "--hand-pause", type=float, default=3.0, help="seconds between hands at a table (default 3)"
     )
     parser.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="on SIGTERM, time the hands being played get to finish before they are voided (default 5)",
+    )
+    parser.add_argument(
         "--no-default-tables",
         action="store_true",
         help="do not create the default tables in an empty database",
@@ -86,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         think_seconds=args.think_seconds,
         countdown_seconds=args.countdown_seconds,
         hand_pause_seconds=args.hand_pause,
+        shutdown_grace_seconds=max(0.0, args.shutdown_grace),
         default_tables=not args.no_default_tables,
     )
     logging.basicConfig(

@@ -251,6 +251,8 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._start_timer: asyncio.TimerHandle | None = None
         self.stopped = False
+        # Shutting down: no new hand starts; the one being played may finish.
+        self.draining = False
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -565,7 +567,7 @@ class TableActor:
         ]
 
     def _maybe_schedule_hand(self, delay: float | None = None) -> None:
-        if self.hand is not None or self._start_timer is not None or self.stopped:
+        if self.hand is not None or self._start_timer is not None or self.stopped or self.draining:
             return
         if len(self._eligible()) < 2:
             return
@@ -936,7 +938,7 @@ async def _clock_expired(actor: TableActor, cmd: ClockExpired) -> None:
 
 @handles(StartHand)
 async def _start(actor: TableActor, cmd: StartHand) -> None:
-    if actor.stopped:
+    if actor.stopped or actor.draining:
         return
     try:
         await actor._start_hand()

@@ -146,6 +146,13 @@ class Room:
             self._bots_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bots_task
+        # No new hands; hands being played get ``shutdown_grace_seconds`` to finish (bots keep
+        # playing them), then whatever is left is voided and refunded.
+        for actor in self.actors.values():
+            actor.draining = True
+        deadline = time.monotonic() + self.settings.shutdown_grace_seconds
+        while time.monotonic() < deadline and any(a.hand is not None for a in self.actors.values()):
+            await asyncio.sleep(0.05)
         for bot in self.bots:
             bot.stop()
         await asyncio.gather(*(a.stop() for a in self.actors.values()), return_exceptions=True)

@@ -23,6 +23,8 @@ class Settings:
     countdown_seconds: float | None = None
     # Pause between hands.
     hand_pause_seconds: float = 3.0
+    # On shutdown, seconds the hands being played get to finish before they are voided.
+    shutdown_grace_seconds: float = 0.0
     # Create the default tables when the store has none.
     default_tables: bool = True
     # Protected all-ins per account per day.
