@@ -1,7 +1,9 @@
 """Random-play speed of the engine beside PokerKit: 6 players, Seven Card Stud, one run.
 
 Both sides play the same way: at every decision, one of the legal options picked uniformly
-by a seeded ``random.Random`` (which also shuffles our decks); PokerKit deals from its own deck.
+by a seeded ``random.Random`` (``options[int(random() * len(options))]``, cheaper than
+``rng.choice``); our decks come from ``simulate.random_decks`` (numpy Fisher-Yates in batches,
+seeded by the same generator), PokerKit deals from its own deck.
 Run ``python -m bench engine`` (optionally ``--hands N``).
 """
 
@@ -12,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from studpoker.cards import Deck
+from studpoker.cli.simulate import random_decks
 from studpoker.engine import Hand
 from studpoker.games import Stakes, get_game
 
@@ -26,14 +28,16 @@ def engine_hands(count: int, seed: int = 1, *, events: bool = False) -> None:
     stakes = Stakes(ante=2, bring_in=5, small_bet=10, big_bet=20)
     seats = [(i, STACK) for i in range(1, PLAYERS + 1)]
     rng = random.Random(seed)
-    choice = rng.choice
+    uniform = rng.random
+    decks = random_decks(rng)
     for _ in range(count):
-        hand = Hand(game, stakes, seats, deck=Deck.shuffled(rng))
+        hand = Hand(game, stakes, seats, deck=next(decks))
         while True:
             seat = hand.to_act
             if seat is None:
                 break
-            option = choice(hand.legal_actions().options)
+            options = hand.legal_actions().options
+            option = options[int(uniform() * len(options))]
             if events:
                 hand.apply(seat, option.action)
             else:
@@ -57,7 +61,7 @@ def pokerkit_hands(count: int, seed: int = 1) -> None:
         Automation.CHIPS_PUSHING,
         Automation.CHIPS_PULLING,
     )
-    rng = random.Random(seed)
+    uniform = random.Random(seed).random
     for _ in range(count):
         state = pokerkit.FixedLimitSevenCardStud.create_state(
             automations, True, 2, 5, 10, 20, (STACK,) * PLAYERS, PLAYERS
@@ -74,14 +78,14 @@ def pokerkit_hands(count: int, seed: int = 1) -> None:
                 moves.append(state.complete_bet_or_raise_to)
             if not moves:
                 raise RuntimeError(f"PokerKit state with no move: {state}")
-            rng.choice(moves)()
+            moves[int(uniform() * len(moves))]()
 
 
 def decks(count: int, seed: int = 1) -> None:
-    """Only the per-hand deck (secure-style Fisher-Yates from the seeded generator + commitment)."""
-    rng = random.Random(seed)
+    """Only the per-hand deck, as the engine runs get them."""
+    deal = random_decks(random.Random(seed))
     for _ in range(count):
-        Deck.shuffled(rng)
+        next(deal)
 
 
 def rate(run: Callable[[int], None], count: int, repeat: int = 2) -> float:

@@ -1,7 +1,8 @@
 """``studpoker simulate``: play random legal actions, for speed and fuzzing.
 
-One seeded ``random.Random`` shuffles every deck (``Deck.shuffled(rng)``) and picks every action
-uniformly among the legal options, so a run is reproducible from its seed.
+One seeded ``random.Random`` drives the run, so it is reproducible from its seed: it picks every
+action uniformly among the legal options and seeds the numpy generator that shuffles the decks
+(:func:`random_decks`, a few hundred at a time: a Python shuffle would cost as much as the hand).
 """
 
 from __future__ import annotations
@@ -11,13 +12,29 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from studpoker.cards import Deck
+import numpy as np
+
+from studpoker.cards import ALL_CARDS, Deck
 from studpoker.engine import Hand
 from studpoker.games import GAMES, HouseRuleError, HouseRules, Stakes, UnknownGameError, get_game
+
+_CARD_ROW = np.array(ALL_CARDS, dtype=object)
+
+
+def random_decks(rng: random.Random, batch: int = 256) -> Iterator[Deck]:
+    """Uniformly shuffled decks for ever, from a numpy generator seeded by ``rng``.
+
+    ``Generator.permuted`` runs an unbiased Fisher-Yates on each row of ``batch`` copies of the
+    52 cards at once. The salt is empty: these decks are for simulations, not for a table.
+    """
+    shuffler = np.random.default_rng(rng.getrandbits(64))
+    while True:
+        for order in shuffler.permuted(np.tile(_CARD_ROW, (batch, 1)), axis=1).tolist():
+            yield Deck(order, salt="")
 
 
 def play_random(
@@ -36,16 +53,18 @@ def play_random(
     stakes = Stakes.from_bets(small_bet, 2 * small_bet, game)
     seats = [(i, stack) for i in range(1, players + 1)]
     omaha = game.kind == "omaha"
-    choice = rng.choice
+    decks = random_decks(rng)
+    uniform = rng.random  # options[int(uniform() * len(options))]: a cheaper rng.choice
     actions = 0
     for number in range(hands):
         button = seats[number % players][0] if omaha else None
-        hand = Hand(game, stakes, seats, deck=Deck.shuffled(rng), house=house, button=button)
+        hand = Hand(game, stakes, seats, deck=next(decks), house=house, button=button)
         while True:
             seat = hand.to_act
             if seat is None:
                 break
-            option = choice(hand.legal_actions().options)
+            options = hand.legal_actions().options
+            option = options[int(uniform() * len(options))]
             hand.act(seat, option.kind, option.amount)
             actions += 1
         if on_hand is not None:

@@ -23,18 +23,75 @@ _RAISE = ActionKind.RAISE
 _E_ACTION = EventKind.ACTION
 _AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
 
-# Legal options are immutable: share one object per (kind, amount, all_in).
-_OPTIONS: dict[tuple[ActionKind, int, bool], LegalOption] = {}
+# Legal options are immutable and depend only on a few amounts: the whole option tuple is
+# interned under that key (see ``Betting._option_key``), built once, and shared by every hand,
+# with one ``LegalActions`` view per seat number made on first use.
+_NO_RAISE, _RAISE_COMPLETE, _RAISE_BET, _RAISE_RAISE = 0, 1, 2, 3
+_RAISE_KINDS = (None, _COMPLETE, _BET, _RAISE)
+OptionKey = tuple[int, int, int, int, int, int]
 
 
-def _option(kind: ActionKind, amount: int, all_in: bool = False) -> LegalOption:
-    key = (kind, amount, all_in)
-    option = _OPTIONS.get(key)
-    if option is None:
-        if len(_OPTIONS) > 50_000:
-            _OPTIONS.clear()
-        option = _OPTIONS[key] = LegalOption(kind=kind, amount=amount, all_in=all_in)
-    return option
+class _Legal:
+    """The interned options for one key and their per-seat views."""
+
+    __slots__ = ("options", "views")
+
+    def __init__(self, options: tuple[LegalOption, ...]) -> None:
+        self.options = options
+        self.views: list[LegalActions | None] = [None] * 11  # by seat number 1..10
+
+    def view(self, seat: int) -> LegalActions:
+        view = self.views[seat]
+        if view is None:
+            view = self.views[seat] = LegalActions(seat=seat, options=self.options)
+        return view
+
+
+_LEGAL: dict[OptionKey, _Legal] = {}
+
+
+def _interned(key: OptionKey) -> _Legal:
+    legal = _LEGAL.get(key)
+    if legal is None:
+        if len(_LEGAL) > 50_000:
+            _LEGAL.clear()
+        legal = _LEGAL[key] = _Legal(_build_options(key))
+    return legal
+
+
+def _build_options(key: OptionKey) -> tuple[LegalOption, ...]:
+    """The options from their key ``(bet, cur, most, raise_kind, first, second)``: the player's
+    bet, the bet to call, his all-in total (``most`` -1: it covers every amount below) and the
+    bet or raise targets (``second`` 0: only one).
+
+    The bring-in decision uses ``cur = -1`` with ``first`` the bring-in, ``second`` the small bet.
+    """
+    bet, cur, most, raise_kind, first, second = key
+    covers = most < 0
+    options: list[LegalOption] = []
+    if cur < 0:  # the bring-in is due: post it (all-in when short) or complete
+        if not covers and most <= first:
+            return (LegalOption(kind=_BRING_IN, amount=most, all_in=True),)
+        options.append(LegalOption(kind=_BRING_IN, amount=first))
+        short = not covers and most <= second
+        options.append(LegalOption(kind=_COMPLETE, amount=most if short else second, all_in=short))
+        return tuple(options)
+    if cur > bet:
+        options.append(LegalOption(kind=_FOLD, amount=bet))
+        if not covers and most <= cur:
+            options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
+        else:
+            options.append(LegalOption(kind=_CALL, amount=cur))
+    else:
+        options.append(LegalOption(kind=_CHECK, amount=bet))
+    kind = _RAISE_KINDS[raise_kind]
+    if kind is not None:
+        for target in (first, second) if second else (first,):
+            if not covers and most <= target:
+                options.append(LegalOption(kind=kind, amount=most, all_in=True))
+                break
+            options.append(LegalOption(kind=kind, amount=target))
+    return tuple(options)
 
 
 class Betting:
@@ -67,12 +124,13 @@ class Betting:
     _big_locked: bool
     _bring_in_due: bool
     _aggressor: int | None
-    _legal: tuple[LegalOption, ...] | None
-    _legal_view: LegalActions | None
+    _legal: _Legal | None  # the current decision's options (None: not worked out yet)
+    _after: tuple[tuple[int, ...], ...]  # _after[i]: the other players clockwise from i
     _eventlog: EventLog
     _log: list[RawEvent]
     _log_event: Callable[..., None]
     # Parts of the hand this one hands over to.
+    _nobody: list[bool]  # [False] * n, to clear ``_acted`` in one slice assignment
     _end_round: Callable[[], None]
     _finish_uncontested: Callable[[], None]
 
@@ -83,72 +141,47 @@ class Betting:
         i = self._to_act
         if i is None:
             return LegalActions(seat=None)
-        legal = self._legal_view
-        if legal is None or legal.options is not self._legal:
-            legal = self._legal_view = LegalActions(seat=self.seat_numbers[i], options=self._options())
-        return legal
+        return (self._legal or self._work_out_legal()).view(self.seat_numbers[i])
 
     def _options(self) -> tuple[LegalOption, ...]:
-        cached = self._legal
-        if cached is not None:
-            return cached
+        return (self._legal or self._work_out_legal()).options
+
+    def _work_out_legal(self) -> _Legal:
+        """The options of the player to act, interned by the amounts they depend on."""
         i = self._to_act
         assert i is not None
-        stack = self._stack[i]
         bet = self._bet[i]
-        most = bet + stack
+        most = bet + self._stack[i]
         stakes = self.stakes
-        options: list[LegalOption] = []
-        if self._bring_in_due:
-            bring = stakes.bring_in
-            if stack <= bring:
-                options.append(_option(_BRING_IN, most, True))
-            else:
-                options.append(_option(_BRING_IN, bring))
-                target = stakes.small_bet
-                options.append(_option(_COMPLETE, min(target, most), most <= target))
-            self._legal = tuple(options)
-            return self._legal
+        if self._bring_in_due:  # the first action of the round: the player's bet is 0
+            small = stakes.small_bet
+            key = (bet, -1, most if most <= small else -1, 0, stakes.bring_in, small)
+            legal = self._legal = _interned(key)
+            return legal
         cur = self._cur
-        if cur > bet:
-            options.append(_option(_FOLD, bet))
-            if most <= cur:
-                options.append(_option(_CALL, most, True))
-            else:
-                options.append(_option(_CALL, cur))
-        else:
-            options.append(_option(_CHECK, bet))
+        raise_kind = _NO_RAISE
+        first = second = 0
         if most > cur and not self._acted[i] and (self._uncapped or self._bets < self._cap):
-            for j in range(self._n):
-                if (
-                    j != i
-                    and not self._folded[j]
-                    and not self._allin[j]
-                    and self._bet[j] + self._stack[j] > cur
-                ):
+            folded, allin, bets, stacks = self._folded, self._allin, self._bet, self._stack
+            for j in self._after[i]:
+                # Somebody else still in must be able to call more than the current bet.
+                if not folded[j] and not allin[j] and bets[j] + stacks[j] > cur:
+                    if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
+                        raise_kind, first = _RAISE_COMPLETE, stakes.small_bet
+                    else:
+                        raise_kind = _RAISE_BET if self._bets == 0 else _RAISE_RAISE
+                        full = self._full
+                        if not self._double:
+                            first = full + self._unit
+                        elif self._big_locked:
+                            first = full + stakes.big_bet
+                        else:
+                            first, second = full + stakes.small_bet, full + stakes.big_bet
                     break
-            else:
-                self._legal = tuple(options)
-                return self._legal
-            if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
-                kind = _COMPLETE
-                targets = [stakes.small_bet]
-            else:
-                kind = _BET if self._bets == 0 else _RAISE
-                full = self._full
-                if not self._double:
-                    targets = [full + self._unit]
-                elif self._big_locked:
-                    targets = [full + stakes.big_bet]
-                else:
-                    targets = [full + stakes.small_bet, full + stakes.big_bet]
-            for target in targets:
-                if most <= target:
-                    options.append(_option(kind, most, True))
-                    break
-                options.append(_option(kind, target))
-        self._legal = tuple(options)
-        return self._legal
+        top = second or first
+        key = (bet, cur, most if most <= (cur if cur > top else top) else -1, raise_kind, first, second)
+        legal = self._legal = _interned(key)
+        return legal
 
     # ----------------------------------------------------------------- actions
 
@@ -169,7 +202,7 @@ class Betting:
         """Like :meth:`apply` without building the returned events (fast path for simulations)."""
         i = self._to_act
         if i is not None and self.seat_numbers[i] == seat and (amount is None or amount.__class__ is int):
-            for option in self._legal or self._options():
+            for option in (self._legal or self._work_out_legal()).options:
                 if option.kind is kind and (
                     option.amount == amount or (amount is None and kind in _AMOUNT_OPTIONAL)
                 ):
@@ -233,55 +266,66 @@ class Betting:
                 self._to_act = None
                 self._finish_uncontested()
                 return
-        else:
-            delta = amount - self._bet[i]
-            if delta:
-                self._stack[i] -= delta
-                self._bet[i] = amount
-                self._put[i] += delta
-                if not self._stack[i]:
-                    self._allin[i] = True
-            self._acted[i] = True
-            all_in = self._allin[i]
-            self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
-            if kind is _BRING_IN:
-                self._bring_in_due = False
-                self._cur = self.stakes.bring_in if amount < self.stakes.bring_in else amount
-            elif kind is _COMPLETE or kind is _BET or kind is _RAISE:
-                self._bring_in_due = False
-                self._aggressor = i
-                base = self._full
-                if kind is _COMPLETE:
-                    target = self.stakes.small_bet
-                elif not self._double:
-                    target = base + self._unit
-                elif self._big_locked:
-                    target = base + self.stakes.big_bet
-                else:
-                    target = base + self.stakes.small_bet
-                if amount >= target or 2 * (amount - base) >= target - base:
-                    # A full bet or raise (or an all-in of at least half of one): reopens, counts.
-                    self._full = amount
-                    self._bets += 1
-                    if self._double and amount - base >= self.stakes.big_bet:
-                        self._big_locked = True
-                    acted = self._acted
-                    for j in range(self._n):
-                        acted[j] = False
-                    acted[i] = True
-                self._cur = amount
+            self._advance(i)
+            return
+        bets = self._bet
+        delta = amount - bets[i]
+        all_in = False
+        if delta:
+            stack = self._stack[i] - delta
+            self._stack[i] = stack
+            bets[i] = amount
+            self._put[i] += delta
+            if not stack:
+                all_in = self._allin[i] = True
+        self._acted[i] = True
+        self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
+        if kind is _CALL or kind is _CHECK:
+            pass
+        elif kind is _BRING_IN:
+            self._bring_in_due = False
+            bring_in = self.stakes.bring_in
+            self._cur = bring_in if amount < bring_in else amount
+        else:  # complete, bet or raise
+            self._aggress(i, kind, amount)
         self._advance(i)
+
+    def _aggress(self, i: int, kind: ActionKind, amount: int) -> None:
+        """A completion, bet or raise to ``amount``: a full one (or half of one) reopens."""
+        self._bring_in_due = False
+        self._aggressor = i
+        base = self._full
+        stakes = self.stakes
+        if kind is _COMPLETE:
+            target = stakes.small_bet
+        elif not self._double:
+            target = base + self._unit
+        elif self._big_locked:
+            target = base + stakes.big_bet
+        else:
+            target = base + stakes.small_bet
+        if amount >= target or 2 * (amount - base) >= target - base:
+            # A full bet or raise (or an all-in of at least half of one): reopens, counts.
+            self._full = amount
+            self._bets += 1
+            if self._double and amount - base >= stakes.big_bet:
+                self._big_locked = True
+            acted = self._acted
+            acted[:] = self._nobody
+            acted[i] = True
+        self._cur = amount
 
     def _advance(self, i: int) -> None:
         """Pass the turn clockwise from ``i``; end the round when nobody has to act."""
-        n = self._n
         cur = self._cur
         folded, allin, acted, bet = self._folded, self._allin, self._acted, self._bet
-        for step in range(1, n + 1):
-            j = (i + step) % n
+        for j in self._after[i]:
             if not folded[j] and not allin[j] and (not acted[j] or bet[j] < cur):
                 self._to_act = j
                 return
+        if not folded[i] and not allin[i] and (not acted[i] or bet[i] < cur):
+            self._to_act = i
+            return
         self._to_act = None
         self._end_round()
 

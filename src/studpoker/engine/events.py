@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from studpoker.cards import Card
 from studpoker.engine.actions import ActionKind
@@ -30,9 +29,12 @@ class EventKind(StrEnum):
     HAND_END = "hand_end"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
-    """One thing that happened. ``visibility`` None means public, else the one seat that may see it."""
+class Event(NamedTuple):
+    """One thing that happened. ``visibility`` None means public, else the one seat that may see it.
+
+    Immutable (a named tuple: a hand makes dozens of events, and a tuple is the cheapest frozen
+    record to build). Build one with keywords: ``Event(version=1, kind=EventKind.HAND_END)``.
+    """
 
     version: int
     kind: EventKind
@@ -117,25 +119,14 @@ class EventLog:
         """The events after the first ``start`` (version ``start + 1`` on)."""
         events = self._events
         raw = self.raw
+        make = Event._make
         for k in range(len(events), len(raw)):
-            kind, vis, seat, street, cards, amount, action, all_in, pot, detail = raw[k]
-            if detail is not None and not isinstance(detail, str):
-                detail = detail()
-            events.append(
-                Event(
-                    version=k + 1,
-                    kind=kind,
-                    visibility=vis,
-                    seat=seat,
-                    street=street,
-                    cards=cards,
-                    amount=amount,
-                    action=action,
-                    all_in=all_in,
-                    pot=pot,
-                    detail=detail,
-                )
-            )
+            record = raw[k]
+            detail = record[9]
+            if detail is not None and detail.__class__ is not str:
+                assert callable(detail)
+                record = (*record[:9], detail())
+            events.append(make((k + 1, *record)))
         return tuple(events[start:])
 
     def visible_to(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
@@ -147,19 +138,5 @@ class EventLog:
                 out.append(event)
             else:
                 hidden = None if event.cards is None else tuple(None for _ in event.cards)
-                out.append(
-                    Event(
-                        version=event.version,
-                        kind=event.kind,
-                        visibility=None,
-                        seat=event.seat,
-                        street=event.street,
-                        cards=hidden,
-                        amount=event.amount,
-                        action=event.action,
-                        all_in=event.all_in,
-                        pot=event.pot,
-                        detail=event.detail,
-                    )
-                )
+                out.append(event._replace(visibility=None, cards=hidden))
         return tuple(out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from studpoker import evaluate
@@ -22,44 +24,67 @@ def _finish(
     mucked: list[int],
     returned: dict[int, int],
     showdown: bool,
-) -> HandResult:
-    won = dict.fromkeys(hand.seat_numbers, 0)
+) -> Callable[[], HandResult]:
+    """Pay the shares into the stacks now; the result record is built when first asked for."""
+    stacks, index = hand._stack, hand._index
     for pot in pots:
         for share in pot.shares:
-            won[share.seat] += share.amount
-    final = {}
-    for i, seat in enumerate(hand.seat_numbers):
-        stack = hand._stack[i] + won[seat]
-        hand._stack[i] = stack
-        final[seat] = stack
-    net = {seat: final[seat] - hand.initial_stacks[seat] for seat in hand.seat_numbers}
-    return HandResult(
+            stacks[index[share.seat]] += share.amount
+    return partial(
+        _result,
+        hand,
         pots=tuple(pots),
         shown=tuple(shown),
         mucked=tuple(mucked),
         returned=returned,
-        final_stacks=final,
-        net=net,
         showdown=showdown,
     )
 
 
-def award_uncontested(hand: Hand, returned: dict[int, int]) -> HandResult:
+def _result(
+    hand: Hand,
+    *,
+    pots: tuple[PotResult, ...],
+    shown: tuple[ShownHand, ...],
+    mucked: tuple[int, ...],
+    returned: dict[int, int],
+    showdown: bool,
+) -> HandResult:
+    final = hand.stacks
+    initial = hand.initial_stacks
+    return HandResult(
+        pots=pots,
+        shown=shown,
+        mucked=mucked,
+        returned=returned,
+        final_stacks=final,
+        net={seat: final[seat] - initial[seat] for seat in final},
+        showdown=showdown,
+    )
+
+
+def _uncontested_pot(winner: int, total: int) -> tuple[PotResult, ...]:
+    if not total:
+        return ()
+    share = Share(seat=winner, amount=total, half="uncontested")
+    return (PotResult(index=0, amount=total, eligible=(winner,), shares=(share,)),)
+
+
+def award_uncontested(hand: Hand, returned: dict[int, int]) -> Callable[[], HandResult]:
     """All but one folded: the last player takes every pot without showing."""
-    winner = next(s for i, s in enumerate(hand.seat_numbers) if not hand._folded[i])
+    folded = hand._folded
+    i = next(i for i in range(hand._n) if not folded[i])
+    winner = hand.seat_numbers[i]
     total = sum(hand._put)
-    pots: list[PotResult] = []
     if total:
-        pots.append(
-            PotResult(
-                index=0,
-                amount=total,
-                eligible=(winner,),
-                shares=(Share(seat=winner, amount=total, half="uncontested"),),
-            )
-        )
+        hand._stack[i] += total
         hand._log_event(EventKind.AWARD, seat=winner, amount=total, pot=0, detail="uncontested")
-    return _finish(hand, pots=pots, shown=[], mucked=[], returned=returned, showdown=False)
+
+    def result() -> HandResult:
+        pots = _uncontested_pot(winner, total)
+        return _result(hand, pots=pots, shown=(), mucked=(), returned=returned, showdown=False)
+
+    return result
 
 
 class _Eval:
@@ -108,7 +133,7 @@ def _low_card_key(card: int) -> int:
     return (((card >> 2) + 1) % 13) * 4 + (card & 3)
 
 
-def showdown(hand: Hand, returned: dict[int, int]) -> HandResult:
+def showdown(hand: Hand, returned: dict[int, int]) -> Callable[[], HandResult]:
     n = hand._n
     seats = hand.seat_numbers
     razz = hand.game.hand_types == ("razz",)

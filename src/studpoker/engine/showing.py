@@ -84,3 +84,36 @@ def bring_in_key(card: int, *, razz: bool, by_suit: bool) -> tuple[int, int]:
         low_rank = (rank + 1) % 13
         return (-low_rank, -suit if by_suit else 0)
     return (rank, suit if by_suit else 0)
+
+
+# The hand keeps each player's up cards also as a *signature*: the sum of 16**rank over his up
+# cards (a count per rank, order-free). Ranking a board is then one cached look-up per player.
+RANK_UNIT: tuple[int, ...] = tuple(1 << 4 * (code >> 2) for code in range(52))
+_HIGH_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
+_LOW_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
+
+
+def _cards_of_signature(signature: int) -> list[int]:
+    """Cards of the ranks a signature counts (suits do not matter to the showing keys)."""
+    return [4 * rank for rank in range(13) for _ in range((signature >> 4 * rank) & 15)]
+
+
+def high_signature_key(signature: int) -> tuple[int, ...]:
+    """:func:`high_showing_key` of the up cards with this signature."""
+    key = _HIGH_BY_SIGNATURE.get(signature)
+    if key is None:
+        key = _HIGH_BY_SIGNATURE[signature] = high_showing_key(_cards_of_signature(signature))
+    return key
+
+
+def low_signature_key(signature: int) -> tuple[int, ...]:
+    """:func:`low_showing_key` of the up cards with this signature."""
+    key = _LOW_BY_SIGNATURE.get(signature)
+    if key is None:
+        key = _LOW_BY_SIGNATURE[signature] = low_showing_key(_cards_of_signature(signature))
+    return key
+
+
+def bring_in_table(*, razz: bool, by_suit: bool) -> tuple[tuple[int, int], ...]:
+    """:func:`bring_in_key` of every card code, for a look-up per door card."""
+    return tuple(bring_in_key(code, razz=razz, by_suit=by_suit) for code in range(52))

@@ -7,21 +7,32 @@ speaks in table seat numbers. Events are kept as plain tuples and turned into
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from studpoker.cards import Card, Deck
-from studpoker.engine.actions import LegalActions, LegalOption
 from studpoker.engine.betting import Betting
 from studpoker.engine.events import Event, EventKind, EventLog, RawEvent
 from studpoker.engine.pots import Pot, build_pots
 from studpoker.engine.result import HandResult
 from studpoker.engine.seating import check_table
 from studpoker.engine.showdown import award_uncontested, showdown
-from studpoker.engine.showing import bring_in_key, high_showing_key, low_showing_key
+from studpoker.engine.showing import RANK_UNIT, bring_in_table, high_signature_key, low_signature_key
 from studpoker.engine.views import HandView, build_view
 from studpoker.games import Game, HouseRules, Stakes, get_game
 
 _E_DEAL = EventKind.DEAL
+_E_STREET = EventKind.STREET
+_E_ANTE = EventKind.POST_ANTE
+
+# Per-hand tables shared by every hand: clockwise orders by table size, bring-in keys by rule.
+_AFTER: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((i + step) % n for step in range(1, n)) for i in range(n)) for n in range(2, 11)
+}
+_BRING_IN_KEYS = {
+    (razz, by_suit): bring_in_table(razz=razz, by_suit=by_suit)
+    for razz in (False, True)
+    for by_suit in (False, True)
+}
 
 NOBODY = 0  # visibility of burnt cards: no seat may see them
 
@@ -48,17 +59,20 @@ class Hand(Betting):
         self.game: Game = game
         self.stakes: Stakes = stakes
         self.house: HouseRules = game.default_house if house is None else house
-        check_table(game, stakes, seats, button)
+        check_table(game, stakes, seats, button)  # afterwards seats are (int, int) pairs
         self.deck: Deck = Deck() if deck is None else deck
         n = len(seats)
         self._n = n
-        self.seat_numbers: tuple[int, ...] = tuple(int(s) for s, _ in seats)
+        self.seat_numbers: tuple[int, ...] = tuple([s for s, _ in seats])
         self._index: dict[int, int] = {s: i for i, s in enumerate(self.seat_numbers)}
-        self.initial_stacks: dict[int, int] = {int(s): int(c) for s, c in seats}
+        self.initial_stacks: dict[int, int] = {s: c for s, c in seats}
         self.button: int | None = button
         self._stud = game.kind == "stud"
         self._razz = game.first_to_act == "best_low_board"
-        self._stack = [int(c) for _, c in seats]
+        self._streets = game.streets
+        self._after = _AFTER[n]
+        self._nobody = [False] * n
+        self._stack = [c for _, c in seats]
         self._bet = [0] * n
         self._put = [0] * n
         self._folded = [False] * n
@@ -67,6 +81,7 @@ class Hand(Betting):
         self._acted = [False] * n
         self._down: list[list[Card]] = [[] for _ in range(n)]
         self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._up_signature = [0] * n  # see showing.RANK_UNIT
         self._board: list[Card] = []
         self._exposed = False
         self._eventlog = EventLog()
@@ -85,13 +100,13 @@ class Hand(Betting):
         self._final_aggressor: int | None = None
         self._leader: int | None = None
         self._bring_in_player: int | None = None
-        self._legal: tuple[LegalOption, ...] | None = None
-        self._legal_view: LegalActions | None = None
+        self._legal = None
         self._result: HandResult | None = None
+        self._result_of: Callable[[], HandResult] | None = None  # set when the hand ends
         self._unit = stakes.small_bet
         self._cap = 1 + self.house.max_raises
         self._live = n
-        self._log_event(EventKind.HAND_START, detail=game.code)
+        self._log.append((EventKind.HAND_START, None, None, None, None, None, None, False, None, game.code))
         self._start()
 
     # ----------------------------------------------------------------- setup
@@ -99,15 +114,17 @@ class Hand(Betting):
     def _start(self) -> None:
         ante = self.stakes.ante
         if ante:
-            for i in range(self._n):
-                paid = ante if ante < self._stack[i] else self._stack[i]
-                self._stack[i] -= paid
-                self._put[i] += paid
-                if not self._stack[i]:
-                    self._allin[i] = True
-                self._log_event(
-                    EventKind.POST_ANTE, seat=self.seat_numbers[i], amount=paid, all_in=self._allin[i]
-                )
+            log = self._log.append
+            stacks, put, allin = self._stack, self._put, self._allin
+            for i, seat in enumerate(self.seat_numbers):
+                stack = stacks[i]
+                paid = ante if ante < stack else stack
+                stacks[i] = stack - paid
+                put[i] = paid
+                all_in = paid == stack
+                if all_in:
+                    allin[i] = True
+                log((_E_ANTE, None, seat, None, None, paid, None, all_in, None, None))
         self._next_street()
 
     # ----------------------------------------------------------------- events
@@ -138,12 +155,15 @@ class Hand(Betting):
 
     @property
     def is_over(self) -> bool:
-        return self._result is not None
+        return self._result_of is not None
 
     @property
     def result(self) -> HandResult:
+        """The outcome; built on first use (simulations finish hands without reading it)."""
         if self._result is None:
-            raise ValueError("the hand is not over yet")
+            if self._result_of is None:
+                raise ValueError("the hand is not over yet")
+            self._result = self._result_of()
         return self._result
 
     @property
@@ -189,9 +209,11 @@ class Hand(Betting):
         seats = self.seat_numbers
         if up:
             hands = self._up
+            signatures = self._up_signature
             for i in players:
                 card = deal()
                 hands[i].append(card)
+                signatures[i] += RANK_UNIT[card]
                 log((_E_DEAL, None, seats[i], street, (card,), None, None, False, None, "up"))
         else:
             hands = self._down
@@ -200,20 +222,8 @@ class Hand(Betting):
                 card = deal()
                 hands[i].append(card)
                 seat = seats[i]
-                log(
-                    (
-                        _E_DEAL,
-                        None if exposed else seat,
-                        seat,
-                        street,
-                        (card,),
-                        None,
-                        None,
-                        False,
-                        None,
-                        "down",
-                    )
-                )
+                visibility = None if exposed else seat
+                log((_E_DEAL, visibility, seat, street, (card,), None, None, False, None, "down"))
 
     def _burn(self, street: str) -> None:
         if self.house.burn_cards and self.deck.remaining >= 2:
@@ -221,9 +231,10 @@ class Hand(Betting):
             self._log_event(EventKind.BURN, visibility=NOBODY, street=street, cards=(card,))
 
     def _deal_street(self, k: int) -> None:
-        street = self.game.streets[k]
+        street = self._streets[k]
         name = street.name
-        live = [i for i in range(self._n) if not self._folded[i]]
+        folded = self._folded
+        live = [i for i in range(self._n) if not folded[i]]
         if k:
             self._burn(name)
         if self._stud:
@@ -250,20 +261,19 @@ class Hand(Betting):
         """Deal the next street and start its betting round (or run out, or go to showdown)."""
         while True:
             k = self._street + 1
-            if k >= len(self.game.streets):
+            streets = self._streets
+            if k >= len(streets):
                 self._finish_showdown()
                 return
             self._street = k
-            street = self.game.streets[k]
-            self._log_event(EventKind.STREET, street=street.name)
+            self._log.append((_E_STREET, None, None, streets[k].name, None, None, None, False, None, None))
             self._deal_street(k)
             if self._exposed:
-                for i in range(self._n):
-                    self._bet[i] = 0
+                self._bet[:] = [0] * self._n
                 continue
             if self._begin_round(k):
                 return
-            if self._live > 1 and k + 1 < len(self.game.streets):
+            if self._live > 1 and k + 1 < len(streets):
                 self._expose()
 
     def _expose(self) -> None:
@@ -280,12 +290,11 @@ class Hand(Betting):
     def _begin_round(self, k: int) -> bool:
         """Set up the betting round of street ``k``; False when there is nobody to bet against."""
         n = self._n
-        street = self.game.streets[k]
+        street = self._streets[k]
         stakes = self.stakes
         self._unit = stakes.big_bet if street.big_bet else stakes.small_bet
-        for i in range(n):
-            self._bet[i] = 0
-            self._acted[i] = False
+        self._bet[:] = [0] * n
+        self._acted[:] = self._nobody
         self._cur = 0
         self._full = 0
         self._bets = 0
@@ -298,7 +307,11 @@ class Hand(Betting):
         self._uncapped = self.house.heads_up_uncapped and len(active) == 2
         self._double = False
         if self._stud and k == 1 and self.house.fourth_street_double_bet:
-            self._double = any(not folded[i] and self._up[i][0] >> 2 == self._up[i][1] >> 2 for i in range(n))
+            up = self._up
+            for i in range(n):
+                if not folded[i] and up[i][0] >> 2 == up[i][1] >> 2:
+                    self._double = True
+                    break
         first: int | None
         if self._stud:
             if k == 0:
@@ -355,25 +368,29 @@ class Hand(Betting):
         )
 
     def _pick_bring_in(self) -> int:
-        by_suit = self.house.bring_in_tie == "suit"
-        razz = self._razz
-        best = min(
-            (i for i in range(self._n) if not self._folded[i]),
-            key=lambda i: (bring_in_key(self._up[i][0], razz=razz, by_suit=by_suit), i),
-        )
+        keys = _BRING_IN_KEYS[self._razz, self.house.bring_in_tie == "suit"]
+        folded, up = self._folded, self._up
+        best = -1
+        best_key = (99, 99)
+        for i in range(self._n):
+            if not folded[i]:
+                key = keys[up[i][0]]
+                if key < best_key:  # strict: an exact tie goes to the first in seat order
+                    best, best_key = i, key
         if self._allin[best]:
             return self._next_active(best, include_self=False)
         return best
 
     def _best_showing(self) -> int:
         """The live player with the best up cards; exact ties go to the lowest seat."""
-        key = low_showing_key if self._razz else high_showing_key
+        key = low_signature_key if self._razz else high_signature_key
+        folded, signatures = self._folded, self._up_signature
         best = -1
         best_key: tuple[int, ...] = ()
         for i in range(self._n):
-            if self._folded[i]:
+            if folded[i]:
                 continue
-            k = key(self._up[i])
+            k = key(signatures[i])
             if best < 0 or k > best_key:
                 best, best_key = i, k
         return best
@@ -400,13 +417,14 @@ class Hand(Betting):
     # ----------------------------------------------------------------- end of a round
 
     def _end_round(self) -> None:
-        if self._street == len(self.game.streets) - 1:
+        if self._street == len(self._streets) - 1:
             self._final_aggressor = self._aggressor
             self._finish_showdown()
             return
+        folded, allin = self._folded, self._allin
         active = 0
         for i in range(self._n):
-            if not self._folded[i] and not self._allin[i]:
+            if not folded[i] and not allin[i]:
                 active += 1
         if active < 2:
             self._expose()
@@ -416,8 +434,12 @@ class Hand(Betting):
 
     def _return_uncalled(self) -> dict[int, int]:
         put = self._put
-        top = max(range(self._n), key=lambda i: put[i])
-        second = max((put[j] for j in range(self._n) if j != top), default=0)
+        top, most, second = 0, put[0], 0  # the first largest contribution and the next one
+        for i in range(1, self._n):
+            if put[i] > most:
+                top, most, second = i, put[i], most
+            elif put[i] > second:
+                second = put[i]
         returned: dict[int, int] = {}
         if put[top] > second:
             extra = put[top] - second
@@ -431,13 +453,13 @@ class Hand(Betting):
     def _finish_uncontested(self) -> None:
         self._to_act = None
         returned = self._return_uncalled()
-        self._result = award_uncontested(self, returned)
+        self._result_of = award_uncontested(self, returned)
         self._log_event(EventKind.HAND_END)
 
     def _finish_showdown(self) -> None:
         self._to_act = None
         returned = self._return_uncalled()
-        self._result = showdown(self, returned)
+        self._result_of = showdown(self, returned)
         self._log_event(EventKind.HAND_END)
 
     def __repr__(self) -> str:

@@ -89,7 +89,7 @@ class HandView:
 def build_view(hand: Hand, viewer: int | None) -> HandView:
     if viewer is not None:
         hand._seat_index(viewer)
-    result = hand._result
+    result = hand.result if hand.is_over else None
     shown = {h.seat for h in result.shown} if result is not None else set()
     seats: list[SeatView] = []
     for i, seat in enumerate(hand.seat_numbers):
