@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from studpoker.cards import Deck
-from studpoker.engine import Action, Hand
+from studpoker.engine import Action, ActionKind, Hand
 from studpoker.games import HouseRules, Stakes, get_game
 from studpoker.history.phh import (
     PhhError,
@@ -320,3 +320,35 @@ def test_any_house_rules_round_trip(code: str) -> None:
         again = replay(phh, house=house)
         assert _events_without_burnt_cards(again) == _events_without_burnt_cards(hand), (seed, house)
     assert community or not game.is_stud  # some stud hands reach the community card
+
+
+def test_timeouts_round_trip() -> None:
+    """A timeout that checks or folds is written as that action; a protected all-in as our
+    commentary, which replay turns back into the timeout."""
+    game = get_game("7S")
+    deck = Deck.stacked("As 2d 7h Ks 3d 8h Qs 2c 9h", random.Random(1))
+    hand = Hand(
+        game,
+        Stakes(ante=1, bring_in=2, small_bet=10, big_bet=20),
+        seats=[(1, 100), (2, 100), (3, 100)],
+        deck=deck,
+    )
+    hand.apply(2, Action(kind=ActionKind.BRING_IN, amount=2))
+    hand.apply(3, Action(kind=ActionKind.COMPLETE, amount=10))
+    hand.timeout(1)  # nothing in the pot but the ante: protected all-in for what he put in
+    while not hand.is_over:
+        assert hand.to_act is not None
+        if hand.to_act == 2:
+            hand.timeout(2)
+        else:
+            hand.apply(hand.to_act, hand.legal_actions().options[-1].action)
+    text = dump_hand(hand)
+    assert "# p1 timed out: all-in under disconnect protection" in text
+    (phh,) = loads(text)
+    again = replay(phh)
+    assert again.result.final_stacks == hand.result.final_stacks
+    protected = [e.seat for e in hand.events if e.detail == "protected_all_in"]
+    assert protected and [e.seat for e in again.events if e.detail == "protected_all_in"] == protected
+    (bad,) = loads(text.replace("# p1 timed out", "# p2 timed out"), source="t.phh")
+    with pytest.raises(PhhError, match=r"t.phh: action \d+: .*p1 \(seat 1\) is to act"):
+        replay(bad)

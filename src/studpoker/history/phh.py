@@ -163,6 +163,9 @@ class PhhHand:
 
 
 _PLAYER = re.compile(r"^p([1-9][0-9]*)$")
+# A protected all-in (the clock rule) has no PHH verb: studpoker writes it as this commentary.
+_PROTECTED_TEXT = "timed out: all-in under disconnect protection"
+_PROTECTED = re.compile(r"^p([1-9][0-9]*) " + re.escape(_PROTECTED_TEXT) + "$")
 
 
 def parse_cards_field(text: str) -> tuple[Card | None, ...]:
@@ -602,9 +605,17 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
     given: list[list[Card]] = [[] for _ in range(n)]
     board: list[Card] = []
     for act in actions:
-        if not act.verb:
-            continue
         fail = partial(PhhError, file=source, action=act.number)
+        if not act.verb:
+            protected = _PROTECTED.match(act.commentary or "")
+            if protected is not None:  # our own notation for a protected all-in (no PHH verb)
+                player = int(protected.group(1)) - 1
+                seat = seats[player] if player < n else -1
+                if hand.is_over or hand.to_act != seat:
+                    raise fail(f"{act.text!r}: {label(hand.to_act)} is to act")
+                if not any(e.detail == "protected_all_in" for e in hand.timeout(seat)):
+                    raise fail(f"{act.text!r}: p{player + 1} cannot be protected all-in now")
+            continue
         if act.verb == "dh":
             assert act.player is not None
             seat = seats[act.player]
@@ -717,9 +728,10 @@ def hand_to_phh(
     Deals are written one ``d dh`` per player and street (cards in dealing order), the showdown
     as ``sm`` (shown cards) or a bare ``sm`` (mucked); hands turned up for an all-in run-out are
     written as ``sm`` before the run-out and, when the run-out gave them more cards (stud), again
-    at the showdown, as PokerKit does. A timeout
-    that makes a player all-in (disconnect protection) has no PHH notation: it is written as a
-    commentary, and such a hand does not replay.
+    at the showdown, as PokerKit does. A timeout that makes a player all-in (disconnect
+    protection) has no PHH notation: it is written as the commentary
+    ``# pN timed out: all-in under disconnect protection``, which :func:`replay` understands
+    (other PHH readers do not).
     """
     if not hand.is_over:
         raise ValueError("only a finished hand can be written as PHH")
@@ -760,7 +772,7 @@ def hand_to_phh(
             actions.append(f"{label[ev.seat]} {notation}")
         elif kind is EventKind.TIMEOUT and ev.detail == "protected_all_in":
             assert ev.seat is not None
-            actions.append(f"# {label[ev.seat]} timed out: all-in under disconnect protection")
+            actions.append(f"# {label[ev.seat]} {_PROTECTED_TEXT}")
         elif kind is EventKind.EXPOSE:
             assert ev.seat is not None
             exposed[ev.seat] = len(dealt[ev.seat])
