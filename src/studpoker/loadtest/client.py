@@ -115,6 +115,7 @@ class LoadPlayer:
         table_id: int,
         seat: int,
         buy_in: int,
+        min_buy_in: int | None = None,
         config: LoadConfig,
         metrics: Metrics,
         control: Control,
@@ -128,6 +129,7 @@ class LoadPlayer:
         self.table_id = table_id
         self.seat = seat
         self.buy_in = buy_in
+        self.min_buy_in = buy_in if min_buy_in is None else min_buy_in
         self.config = config
         self.metrics = metrics
         self.control = control
@@ -378,12 +380,21 @@ class LoadPlayer:
                 self.seated = True
                 self.ready.set()
                 return
-            if code == "insufficient_funds" and not self._topped_up:
-                self._topped_up = True
-                asyncio.get_running_loop().create_task(self._topup())
-                self._sit_sent = time.monotonic()  # hold the re-sit until the top-up is done
+            if code == "insufficient_funds":
+                # Broke after busting: buy in for the table minimum, then ask for the daily top-up,
+                # then leave the table (a player out of money is not a server error).
+                if self.buy_in > self.min_buy_in:
+                    self.buy_in = self.min_buy_in
+                    return
+                if not self._topped_up:
+                    self._topped_up = True
+                    asyncio.get_running_loop().create_task(self._topup())
+                    self._sit_sent = time.monotonic()  # hold the re-sit until the top-up is done
+                    return
+                self.gave_up = True
+                self.metrics.busted += 1
                 return
-            if code in ("insufficient_funds", "seat_taken"):
+            if code == "seat_taken":
                 self.gave_up = True
         if message.get("ref") == "bye":
             return
@@ -498,6 +509,7 @@ class LoadRun:
                     table_id=int(table["id"]),
                     seat=seat,
                     buy_in=buy_in,
+                    min_buy_in=int(table["min_buy_in"]),
                     config=config,
                     metrics=self.metrics,
                     control=self.control,

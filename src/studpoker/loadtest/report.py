@@ -33,6 +33,7 @@ class Metrics:
     drops: int = 0
     timeouts: int = 0
     sat_in: int = 0
+    busted: int = 0
     messages_received: int = 0
 
     def error(self, code: str, text: str) -> None:
@@ -65,6 +66,7 @@ class LoadReport:
     drops: int
     timeouts: int
     messages_received: int
+    busted: int = 0
     audit_balanced: bool | None = None
     audit_text: str = ""
     notes: list[str] = field(default_factory=list)
@@ -114,6 +116,7 @@ class LoadReport:
             drops=metrics.drops,
             timeouts=metrics.timeouts,
             messages_received=metrics.messages_received,
+            busted=metrics.busted,
         )
 
     @property
@@ -158,6 +161,7 @@ class LoadReport:
             + (f" {dict(sorted(self.errors.items()))}" if self.errors else ""),
             f"  clock timeouts    {self.timeouts}",
             f"  reconnects        {self.reconnects} (drops {self.drops})",
+            f"  out of money      {self.busted} players left their table",
             f"  messages received {self.messages_received}",
             f"  audit             {audit}",
             f"  p99 < 100 ms, zero errors: {'yes' if self.meets() else 'no'}",
