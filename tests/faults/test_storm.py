@@ -119,7 +119,7 @@ async def storm(tmp_path: Path, *, tables: int, players: int, seconds: float) ->
 def assert_storm(result: dict[str, Any]) -> None:
     report = result["report"]
     assert report.drops > 0 and report.reconnects > 0, report.render()
-    assert report.hands > 0, report.render()
+    assert report.actions > 0, report.render()
     # A player who comes back may act on a decision the clock has just closed: refused, nothing else.
     assert set(report.errors) <= {"not_your_turn", "stale", "no_hand"}, report.render()
     problems = [p for c in result["checks"] for p in c["problems"]]
