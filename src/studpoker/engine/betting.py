@@ -110,6 +110,7 @@ class Betting:
     _put: list[int]
     _folded: list[bool]
     _allin: list[bool]
+    _cannot_act: list[bool]  # folded or all-in
     _protected: list[bool]
     _acted: list[bool]
     _live: int
@@ -162,10 +163,10 @@ class Betting:
         raise_kind = _NO_RAISE
         first = second = 0
         if most > cur and not self._acted[i] and (self._uncapped or self._bets < self._cap):
-            folded, allin, bets, stacks = self._folded, self._allin, self._bet, self._stack
+            cannot_act, bets, stacks = self._cannot_act, self._bet, self._stack
             for j in self._after[i]:
                 # Somebody else still in must be able to call more than the current bet.
-                if not folded[j] and not allin[j] and bets[j] + stacks[j] > cur:
+                if not cannot_act[j] and bets[j] + stacks[j] > cur:
                     if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
                         raise_kind, first = _RAISE_COMPLETE, stakes.small_bet
                     else:
@@ -259,7 +260,7 @@ class Betting:
         if timeout is not None:
             self._log_event(EventKind.TIMEOUT, seat=seat, detail=timeout)
         if kind is _FOLD:
-            self._folded[i] = True
+            self._folded[i] = self._cannot_act[i] = True
             self._live -= 1
             self._log.append((_E_ACTION, None, seat, None, None, amount, kind, False, None, None))
             if self._live == 1:
@@ -277,7 +278,7 @@ class Betting:
             bets[i] = amount
             self._put[i] += delta
             if not stack:
-                all_in = self._allin[i] = True
+                all_in = self._allin[i] = self._cannot_act[i] = True
         self._acted[i] = True
         self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
         if kind is _CALL or kind is _CHECK:
@@ -318,12 +319,12 @@ class Betting:
     def _advance(self, i: int) -> None:
         """Pass the turn clockwise from ``i``; end the round when nobody has to act."""
         cur = self._cur
-        folded, allin, acted, bet = self._folded, self._allin, self._acted, self._bet
+        cannot_act, acted, bet = self._cannot_act, self._acted, self._bet
         for j in self._after[i]:
-            if not folded[j] and not allin[j] and (not acted[j] or bet[j] < cur):
+            if not cannot_act[j] and (not acted[j] or bet[j] < cur):
                 self._to_act = j
                 return
-        if not folded[i] and not allin[i] and (not acted[i] or bet[i] < cur):
+        if not cannot_act[i] and (not acted[i] or bet[i] < cur):
             self._to_act = i
             return
         self._to_act = None
@@ -348,7 +349,7 @@ class Betting:
             self._do(options[0], "check")
         elif protection_allowed and self._put[i] > 0:
             self._legal = None
-            self._allin[i] = True
+            self._allin[i] = self._cannot_act[i] = True
             self._protected[i] = True
             self._log_event(EventKind.TIMEOUT, seat=seat, detail="protected_all_in", amount=self._put[i])
             self._advance(i)

@@ -77,6 +77,7 @@ class Hand(Betting):
         self._put = [0] * n
         self._folded = [False] * n
         self._allin = [False] * n
+        self._cannot_act = [False] * n  # folded or all-in: one look-up on the hot paths
         self._protected = [False] * n
         self._acted = [False] * n
         self._down: list[list[Card]] = [[] for _ in range(n)]
@@ -115,7 +116,7 @@ class Hand(Betting):
         ante = self.stakes.ante
         if ante:
             log = self._log.append
-            stacks, put, allin = self._stack, self._put, self._allin
+            stacks, put, allin, cannot_act = self._stack, self._put, self._allin, self._cannot_act
             for i, seat in enumerate(self.seat_numbers):
                 stack = stacks[i]
                 paid = ante if ante < stack else stack
@@ -123,7 +124,7 @@ class Hand(Betting):
                 put[i] = paid
                 all_in = paid == stack
                 if all_in:
-                    allin[i] = True
+                    allin[i] = cannot_act[i] = True
                 log((_E_ANTE, None, seat, None, None, paid, None, all_in, None, None))
         self._next_street()
 
@@ -226,7 +227,7 @@ class Hand(Betting):
                 log((_E_DEAL, visibility, seat, street, (card,), None, None, False, None, "down"))
 
     def _burn(self, street: str) -> None:
-        if self.house.burn_cards and self.deck.remaining >= 2:
+        if self.deck.remaining >= 2:
             card = self.deck.deal()
             self._log_event(EventKind.BURN, visibility=NOBODY, street=street, cards=(card,))
 
@@ -235,7 +236,7 @@ class Hand(Betting):
         name = street.name
         folded = self._folded
         live = [i for i in range(self._n) if not folded[i]]
-        if k:
+        if k and self.house.burn_cards:
             self._burn(name)
         if self._stud:
             if street.down == 1 and street.up == 0 and self.deck.remaining < len(live):
@@ -302,9 +303,9 @@ class Hand(Betting):
         self._big_locked = False
         self._bring_in_due = False
         self._legal = None
-        folded, allin = self._folded, self._allin
-        active = [i for i in range(n) if not folded[i] and not allin[i]]
-        self._uncapped = self.house.heads_up_uncapped and len(active) == 2
+        folded, cannot_act = self._folded, self._cannot_act
+        active = cannot_act.count(False)
+        self._uncapped = self.house.heads_up_uncapped and active == 2
         self._double = False
         if self._stud and k == 1 and self.house.fourth_street_double_bet:
             up = self._up
@@ -315,7 +316,7 @@ class Hand(Betting):
         first: int | None
         if self._stud:
             if k == 0:
-                if len(active) < 2:
+                if active < 2:
                     return False
                 first = self._pick_bring_in()
                 if stakes.bring_in:
@@ -331,7 +332,7 @@ class Hand(Betting):
             else:
                 leader = self._best_showing()
                 self._leader = leader
-                if len(active) < 2:
+                if active < 2:
                     return False
                 first = self._next_active(leader, include_self=True)
         else:
@@ -342,15 +343,15 @@ class Hand(Betting):
                 self._post_blind(bb, stakes.big_blind, "big")
                 self._cur = self._full = stakes.big_blind
                 self._bets = 1
-                active = [i for i in range(n) if not folded[i] and not allin[i]]
+                able = [i for i in range(n) if not cannot_act[i]]
                 # The round begins once the blinds are in: a blind all-in leaves it to the others.
-                self._uncapped = self.house.heads_up_uncapped and len(active) == 2
-                if not active or (len(active) == 1 and self._bet[active[0]] >= self._cur):
+                self._uncapped = self.house.heads_up_uncapped and len(able) == 2
+                if not able or (len(able) == 1 and self._bet[able[0]] >= self._cur):
                     return False
                 first = self._next_active(bb, include_self=False)
             else:
                 self._leader = self._next_live(b, include_self=False)
-                if len(active) < 2:
+                if active < 2:
                     return False
                 first = self._next_active(b, include_self=False)
         self._to_act = first
@@ -362,7 +363,7 @@ class Hand(Betting):
         self._bet[i] += paid
         self._put[i] += paid
         if not self._stack[i]:
-            self._allin[i] = True
+            self._allin[i] = self._cannot_act[i] = True
         self._log_event(
             EventKind.POST_BLIND, seat=self.seat_numbers[i], amount=paid, all_in=self._allin[i], detail=which
         )
@@ -397,12 +398,14 @@ class Hand(Betting):
 
     def _next_active(self, i: int, *, include_self: bool) -> int:
         """The first player from ``i`` clockwise (after it unless ``include_self``) who can act."""
-        n = self._n
-        start = 0 if include_self else 1
-        for step in range(start, n + 1):
-            j = (i + step) % n
-            if not self._folded[j] and not self._allin[j]:
+        if include_self and not self._cannot_act[i]:
+            return i
+        cannot_act = self._cannot_act
+        for j in self._after[i]:
+            if not cannot_act[j]:
                 return j
+        if not cannot_act[i]:
+            return i
         raise AssertionError("no active player")
 
     def _next_live(self, i: int, *, include_self: bool) -> int:
@@ -421,12 +424,7 @@ class Hand(Betting):
             self._final_aggressor = self._aggressor
             self._finish_showdown()
             return
-        folded, allin = self._folded, self._allin
-        active = 0
-        for i in range(self._n):
-            if not folded[i] and not allin[i]:
-                active += 1
-        if active < 2:
+        if self._cannot_act.count(False) < 2:
             self._expose()
         self._next_street()
 
