@@ -88,31 +88,44 @@ def decks(count: int, seed: int = 1) -> None:
         next(deal)
 
 
-def rate(run: Callable[[int], None], count: int, repeat: int = 2) -> float:
-    """Hands per second of this process's CPU time (the machine is shared: wall time is noisy)."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run(count)
-        best = min(best, time.process_time() - start)
-    return count / best
+def rates(runs: dict[str, tuple[Callable[[int], None], int]], rounds: int = 3) -> dict[str, float]:
+    """Hands per second of this process's CPU time, best of ``rounds``.
+
+    The machine is shared, so wall time is noisy and even CPU time drifts with the load: the
+    runs take turns within each round, so every engine sees the same conditions.
+    """
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, (run, count) in runs.items():
+            start = time.process_time()
+            run(count)
+            best[name] = min(best[name], (time.process_time() - start) / count)
+    return {name: 1 / seconds for name, seconds in best.items()}
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     hands = int(args[args.index("--hands") + 1]) if "--hands" in args else 3000
-    ours_fast = rate(engine_hands, hands)
-    ours_events = rate(lambda n: engine_hands(n, events=True), hands)
-    theirs = rate(pokerkit_hands, max(100, hands // 10))
-    deck_rate = rate(decks, hands)
+    result = rates(
+        {
+            "act": (engine_hands, hands),
+            "apply": (lambda n: engine_hands(n, events=True), hands),
+            "pokerkit": (pokerkit_hands, max(100, hands // 10)),
+            "decks": (decks, hands),
+        }
+    )
+    theirs = result["pokerkit"]
     print(f"Random play, {PLAYERS} players, 7S (hands per CPU second; higher is better)\n")
     print("| engine | hands/s | vs PokerKit |")
     print("|---|---:|---:|")
-    print(f"| studpoker `Hand.act` | {ours_fast:,.0f} | {ours_fast / theirs:.1f}x |")
-    print(f"| studpoker `Hand.apply` (events) | {ours_events:,.0f} | {ours_events / theirs:.1f}x |")
+    print(f"| studpoker `Hand.act` | {result['act']:,.0f} | {result['act'] / theirs:.1f}x |")
+    print(f"| studpoker `Hand.apply` (events) | {result['apply']:,.0f} | {result['apply'] / theirs:.1f}x |")
     print(f"| PokerKit 0.7 FixedLimitSevenCardStud | {theirs:,.0f} | 1.0x |")
-    share = ours_fast / deck_rate
-    print(f"\n`Deck.shuffled` alone: {deck_rate:,.0f} decks/s, {share:.0%} of the `Hand.act` time.")
+    share = result["act"] / result["decks"]
+    print(
+        f"\nThe decks alone (`random_decks`): {result['decks']:,.0f} decks/s,",
+        f"{share:.0%} of the `Hand.act` time.",
+    )
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ _AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
 # with one ``LegalActions`` view per seat number made on first use.
 _NO_RAISE, _RAISE_COMPLETE, _RAISE_BET, _RAISE_RAISE = 0, 1, 2, 3
 _RAISE_KINDS = (None, _COMPLETE, _BET, _RAISE)
+_NO_OFFER = (_NO_RAISE, 0, 0)  # (raise kind, first target, second target): see Betting._set_offer
 OptionKey = tuple[int, int, int, int, int, int]
 
 
@@ -125,6 +126,7 @@ class Betting:
     _big_locked: bool
     _bring_in_due: bool
     _aggressor: int | None
+    _offer: tuple[int, int, int]
     _legal: _Legal | None  # the current decision's options (None: not worked out yet)
     _after: tuple[tuple[int, ...], ...]  # _after[i]: the other players clockwise from i
     _eventlog: EventLog
@@ -160,29 +162,41 @@ class Betting:
             legal = self._legal = _interned(key)
             return legal
         cur = self._cur
-        raise_kind = _NO_RAISE
-        first = second = 0
-        if most > cur and not self._acted[i] and (self._uncapped or self._bets < self._cap):
+        offer = self._offer
+        if offer is not _NO_OFFER and (most <= cur or self._acted[i]):
+            offer = _NO_OFFER
+        if offer is not _NO_OFFER:
             cannot_act, bets, stacks = self._cannot_act, self._bet, self._stack
             for j in self._after[i]:
                 # Somebody else still in must be able to call more than the current bet.
                 if not cannot_act[j] and bets[j] + stacks[j] > cur:
-                    if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
-                        raise_kind, first = _RAISE_COMPLETE, stakes.small_bet
-                    else:
-                        raise_kind = _RAISE_BET if self._bets == 0 else _RAISE_RAISE
-                        full = self._full
-                        if not self._double:
-                            first = full + self._unit
-                        elif self._big_locked:
-                            first = full + stakes.big_bet
-                        else:
-                            first, second = full + stakes.small_bet, full + stakes.big_bet
                     break
-        top = second or first
-        key = (bet, cur, most if most <= (cur if cur > top else top) else -1, raise_kind, first, second)
-        legal = self._legal = _interned(key)
+            else:
+                offer = _NO_OFFER
+        top = offer[2] or offer[1]
+        legal = self._legal = _interned(
+            (bet, cur, most if most <= (cur if cur > top else top) else -1, *offer)
+        )
         return legal
+
+    def _set_offer(self) -> None:
+        """The bet or raise open to a player who may still raise in this round (after the cap:
+        none). Set when the round begins and after each completion, bet or raise."""
+        if not self._uncapped and self._bets >= self._cap:
+            self._offer = _NO_OFFER
+            return
+        stakes = self.stakes
+        if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
+            self._offer = (_RAISE_COMPLETE, stakes.small_bet, 0)
+            return
+        kind = _RAISE_BET if self._bets == 0 else _RAISE_RAISE
+        full = self._full
+        if not self._double:
+            self._offer = (kind, full + self._unit, 0)
+        elif self._big_locked:
+            self._offer = (kind, full + stakes.big_bet, 0)
+        else:
+            self._offer = (kind, full + stakes.small_bet, full + stakes.big_bet)
 
     # ----------------------------------------------------------------- actions
 
@@ -314,6 +328,7 @@ class Betting:
             acted = self._acted
             acted[:] = self._nobody
             acted[i] = True
+            self._set_offer()
         self._cur = amount
 
     def _advance(self, i: int) -> None:

@@ -9,6 +9,31 @@ from studpoker.games import Game, Stakes
 
 def check_table(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None) -> None:
     """Raise ValueError (TypeError for stakes) naming what keeps this table from being dealt."""
+    if not _plainly_valid_seats(seats):
+        _check_seats(game, stakes, seats)
+    _check_stakes_and_button(game, stakes, seats, button)
+
+
+def _plainly_valid_seats(seats: Sequence[tuple[int, int]]) -> bool:
+    """The usual case in one pass: (int, int) tuples, ascending seats 1..10, chips, 2..8 players
+    (no bool: its class is not int).
+
+    Anything else (even if valid, e.g. lists) goes through the checks that name the problem.
+    """
+    if not 2 <= len(seats) <= 8:
+        return False
+    previous = 0
+    for entry in seats:
+        if entry.__class__ is not tuple or len(entry) != 2:
+            return False
+        seat, stack = entry
+        if seat.__class__ is not int or stack.__class__ is not int or not previous < seat <= 10 or stack <= 0:
+            return False
+        previous = seat
+    return True
+
+
+def _check_seats(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]]) -> None:
     if not isinstance(stakes, Stakes):
         raise TypeError(f"stakes must be a Stakes record, not {stakes!r}")
     if not game.min_players <= len(seats) <= game.max_players:
@@ -30,6 +55,17 @@ def check_table(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], bu
         if stack <= 0:
             raise ValueError(f"seat {seat} has no chips ({stack}); only players with chips are dealt in")
         previous = seat
+
+
+def _check_stakes_and_button(
+    game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None
+) -> None:
+    if stakes.__class__ is not Stakes and not isinstance(stakes, Stakes):
+        raise TypeError(f"stakes must be a Stakes record, not {stakes!r}")
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise ValueError(
+            f"{game.code} is played by {game.min_players} to {game.max_players} players, not {len(seats)}"
+        )
     if game.kind == "stud":
         if stakes.bring_in >= stakes.small_bet:
             raise ValueError(f"the bring-in {stakes.bring_in} must be below the small bet {stakes.small_bet}")

@@ -72,6 +72,7 @@ class Hand(Betting):
         self._streets = game.streets
         self._after = _AFTER[n]
         self._nobody = [False] * n
+        self._zeros = [0] * n
         self._stack = [c for _, c in seats]
         self._bet = [0] * n
         self._put = [0] * n
@@ -98,6 +99,7 @@ class Hand(Betting):
         self._big_locked = False
         self._bring_in_due = False
         self._aggressor: int | None = None
+        self._offer = (0, 0, 0)
         self._final_aggressor: int | None = None
         self._leader: int | None = None
         self._bring_in_player: int | None = None
@@ -206,21 +208,20 @@ class Hand(Betting):
     def _deal_round(self, players: list[int], up: bool, street: str) -> None:
         """One card to each of ``players`` in turn, face up or down."""
         deal = self.deck.deal
+        cards = [deal() for _ in players]
         log = self._log.append
         seats = self.seat_numbers
         if up:
             hands = self._up
             signatures = self._up_signature
-            for i in players:
-                card = deal()
+            for i, card in zip(players, cards, strict=True):
                 hands[i].append(card)
                 signatures[i] += RANK_UNIT[card]
                 log((_E_DEAL, None, seats[i], street, (card,), None, None, False, None, "up"))
         else:
             hands = self._down
             exposed = self._exposed  # after a run-out turned the hands up, down cards are public
-            for i in players:
-                card = deal()
+            for i, card in zip(players, cards, strict=True):
                 hands[i].append(card)
                 seat = seats[i]
                 visibility = None if exposed else seat
@@ -294,7 +295,7 @@ class Hand(Betting):
         street = self._streets[k]
         stakes = self.stakes
         self._unit = stakes.big_bet if street.big_bet else stakes.small_bet
-        self._bet[:] = [0] * n
+        self._bet[:] = self._zeros
         self._acted[:] = self._nobody
         self._cur = 0
         self._full = 0
@@ -354,6 +355,7 @@ class Hand(Betting):
                 if active < 2:
                     return False
                 first = self._next_active(b, include_self=False)
+        self._set_offer()
         self._to_act = first
         return True
 
