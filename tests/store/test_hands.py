@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import func, select
 
@@ -334,3 +336,57 @@ async def test_in_memory_sqlite() -> None:
         assert (await store.audit()).balanced
     finally:
         await store.close()
+
+
+async def test_recent_hand_pots(
+    store: Store, table: TableRecord, players: list[Account], clock: FakeClock
+) -> None:
+    """Finished hands only (not voided, not in progress), pot = the sum of contributions."""
+    seats = await seated(store, table, players)
+    start = clock.now
+    for name, pot in (("old", None), ("a", (100, 200)), ("v", None), ("b", (300, 300)), ("open", None)):
+        deck = Deck()
+        await store.start_hand(name, table.id, deck.commitment, seats=seats)
+        if name == "v":
+            await store.void_hand("v", "test")
+        elif pot is not None:
+            await store.finish_hand(
+                name,
+                contributions={1: pot[0], 2: pot[1], 3: 0},
+                awards={1: sum(pot)},
+                phh="",
+                text="",
+                **deck_reveal(deck),
+            )
+        elif name == "old":
+            await store.finish_hand(
+                name,
+                contributions={1: 50, 2: 50, 3: 0},
+                awards={2: 100},
+                phh="",
+                text="",
+                **deck_reveal(deck),
+            )
+            clock.advance(hours=2)
+        clock.advance(seconds=30)
+    await store.void_hand("open", "test")
+    recent = await store.recent_hand_pots(start + timedelta(hours=1))
+    assert list(recent) == [table.id]
+    assert [pot for _, pot in recent[table.id]] == [300, 600]
+    assert recent[table.id][0][0] <= recent[table.id][1][0]
+    everything = await store.recent_hand_pots(start)
+    assert [pot for _, pot in everything[table.id]] == [100, 300, 600]
+
+
+async def test_register_prehashed(store: Store) -> None:
+    """Accounts made from a hash computed once (the server's bots): same grant, and the password
+    behind the hash logs in."""
+    password_hash = store.hasher.hash("a secret nobody keeps")
+    bots = [await store.register_prehashed(f"bot_{i}", password_hash) for i in range(3)]
+    assert [b.bankroll for b in bots] == [store.starting_grant] * 3
+    session = await store.login("bot_1", "a secret nobody keeps")
+    assert session.account_id == bots[1].id
+    with pytest.raises(InvalidInputError):
+        await store.register_prehashed("bot_x", "not a hash")
+    with pytest.raises(InvalidInputError):
+        await store.register_prehashed("x", password_hash)

@@ -17,7 +17,8 @@ import enum
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +189,7 @@ class SeatState:
             sitting_out=self.sitting_out,
             connected=connected,
             is_bot=self.is_bot,
+            bot=self.is_bot,
         )
 
 
@@ -238,6 +240,10 @@ class TableActor:
         self.hand_id: str | None = None
         self.hand_accounts: dict[int, int] = {}
         self.hands_played = 0
+        # (finished at, pot) of the recent hands, for the lobby's average pot and hands/hour;
+        # seeded from the store at startup (Room.start), appended at every finished hand.
+        self.recent_pots: deque[tuple[float, int]] = deque(maxlen=2000)
+        self.stats_since = time.time()
         self._engine_seen = 0
         self._decision_version = 0
         self._start_stacks: dict[int, int] = {}
@@ -344,18 +350,39 @@ class TableActor:
     def seat_infos(self) -> list[SeatInfo]:
         return [s.info(self.connected(s.account_id)) for _, s in sorted(self.seats.items())]
 
+    def record_pot(self, pot: int, at: float | None = None) -> None:
+        self.recent_pots.append((time.time() if at is None else at, int(pot)))
+
+    def stats(self, now: float | None = None) -> tuple[int | None, int]:
+        """The average pot and hands per hour (see :func:`table_stats`)."""
+        return table_stats(
+            self.recent_pots,
+            watched_since=self.stats_since,
+            now=time.time() if now is None else now,
+            window=float(self.room.settings.stats_window_seconds),
+        )
+
     def summary(self) -> dict[str, Any]:
-        """For the lobby (REST): the table, its seats and whether a hand is running."""
+        """For the lobby (REST and the lobby push): the table, its seats, whether a hand is
+        running, and its average pot and hands per hour."""
+        average_pot, hands_per_hour = self.stats()
+        seats = [s.model_dump() for s in self.seat_infos()]
         return {
             "id": self.table_id,
             **dataclasses.asdict(self.config),
             "seated": len(self.seats),
-            "seats": [s.model_dump() for s in self.seat_infos()],
+            "bots": sum(1 for s in self.seats.values() if s.is_bot),
+            "seats": seats,
             "hand_id": self.hand_id,
             "hands_played": self.hands_played,
+            "average_pot": average_pot,
+            "hands_per_hour": hands_per_hour,
             "think_seconds": self.clock.think_seconds,
             "countdown_seconds": self.clock.countdown_seconds,
         }
+
+    def _lobby_changed(self) -> None:
+        self.room.lobby_changed(self.table_id)
 
     def _clock_info(self) -> ClockInfo | None:
         d = self.clock.current
@@ -391,6 +418,7 @@ class TableActor:
             hand=hand_view,
             clock=self._clock_info(),
             your_turn=your_turn,
+            commitment=None if self._deck is None or self.hand is None else self._deck.commitment,
         )
 
     def _broadcast(self, build: Callable[[int | None, int], _Out | None]) -> None:
@@ -410,6 +438,7 @@ class TableActor:
         )
 
     def _publish_seats(self, reason: str, seat: int | None = None) -> None:
+        self._lobby_changed()
         self._publish_table_event(
             {
                 "kind": "seats",
@@ -625,6 +654,7 @@ class TableActor:
                 seats=seat_numbers,
             )
         )
+        self._lobby_changed()
         await self._after_change()
 
     def _next_button(self, seats: list[int]) -> int:
@@ -680,6 +710,8 @@ class TableActor:
         self.hand_id = None
         self.hand_accounts = {}
         self.hands_played += 1
+        self.record_pot(sum(contributions.values()))
+        self._lobby_changed()
         await self._after_hand()
 
     def _start_stack(self, seat: int) -> int:
@@ -716,6 +748,7 @@ class TableActor:
         self.hand_id = None
         self.hand_accounts = {}
         self._publish_table_event({"kind": "hand_voided", "hand_id": hand_id, "reason": reason})
+        self._lobby_changed()
 
     async def _recover(self) -> None:
         """After an unexpected error: if the hand is broken, void it so the table goes on."""
@@ -730,6 +763,27 @@ class TableActor:
             with contextlib.suppress(Exception):
                 await self._void_hand("internal error")
             self._maybe_schedule_hand()
+
+
+def table_stats(
+    recent: Iterable[tuple[float, int]], *, watched_since: float, now: float, window: float = 3600.0
+) -> tuple[int | None, int]:
+    """The average pot and hands per hour over the hands (``(finished at, pot)``, oldest first)
+    finished in the last ``window`` seconds (an hour).
+
+    While the table has been watched for less than the window (a fresh start with no earlier
+    hands in the store), the rate is extrapolated from the time it has been watched, at least
+    five minutes of it, so that the first hands do not promise thousands an hour.
+    """
+    window = max(60.0, window)
+    start = now - window
+    recent = list(recent)
+    pots = [pot for at, pot in recent if at >= start]
+    if not pots:
+        return None, 0
+    watched = now - max(start, min(watched_since, recent[0][0]))
+    span = min(window, max(300.0, watched))
+    return round(sum(pots) / len(pots)), round(len(pots) * 3600.0 / span)
 
 
 def _final_stacks(result: Any, hand: Any) -> dict[int, int]:

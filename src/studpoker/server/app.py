@@ -103,6 +103,7 @@ class SeatOut(BaseModel):
     sitting_out: bool
     connected: bool
     is_bot: bool
+    bot: bool
 
 
 class TableOut(BaseModel):
@@ -122,9 +123,16 @@ class TableOut(BaseModel):
     countdown_seconds: float
     house: str
     seated: int
+    bots: int
     seats: list[SeatOut]
     hand_id: str | None
     hands_played: int
+    average_pot: int | None = Field(
+        description="the average pot (cents) of the hands finished in the last hour; null when none"
+    )
+    hands_per_hour: int = Field(
+        description="hands finished in the last hour (extrapolated after a fresh start)"
+    )
 
 
 class HandSeatOut(BaseModel):
@@ -420,31 +428,66 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     @app.get("/api/health", tags=["lobby"])
     async def health(request: Request) -> dict[str, Any]:
         room = room_of(request)
-        return {"ok": True, "tables": len(room.actors), "protocol": PROTOCOL_VERSION, "time": time.time()}
+        return {
+            "ok": True,
+            "tables": len(room.actors),
+            "protocol": PROTOCOL_VERSION,
+            "guests": room.guest_count,
+            "time": time.time(),
+        }
 
     # -- the table WebSocket ----------------------------------------------------------------
 
     @app.websocket("/ws")
-    async def websocket_endpoint(websocket: WebSocket, token: str | None = None) -> None:
+    async def websocket_endpoint(
+        websocket: WebSocket, token: str | None = None, guest: str | None = None
+    ) -> None:
         room: Room = websocket.app.state.room
         await websocket.accept()
-        authenticated = await _authenticate_socket(websocket, room, token, settings)
-        if authenticated is None:
-            return
-        account, token = authenticated
-        conn = WebSocketConnection(
-            websocket,
-            account.id,
-            account.name,
-            TokenBucket(settings.message_rate, settings.message_burst),
-            settings.send_queue_size,
-        )
-        conn.token = token
+        address = websocket.client.host if websocket.client else "?"
+        if token is None and guest not in (None, "", "0", "false"):
+            # Watching without an account: a guest may join tables and the lobby push only.
+            admitted = room.admit_guest(address)
+            if admitted is None:
+                with contextlib.suppress(Exception):
+                    await websocket.send_text(
+                        ErrorMsg(
+                            code=ErrorCode.TOO_MANY_GUESTS,
+                            message="too many guests: log in, or try again later",
+                        ).model_dump_json()
+                    )
+                    await websocket.close(1013, "too many guests")
+                return
+            account_id, name = admitted
+            conn = WebSocketConnection(
+                websocket,
+                account_id,
+                name,
+                TokenBucket(settings.message_rate, settings.message_burst),
+                settings.send_queue_size,
+            )
+            conn.is_guest = True
+            conn.address = address
+        else:
+            authenticated = await _authenticate_socket(websocket, room, token, settings)
+            if authenticated is None:
+                return
+            account, token = authenticated
+            conn = WebSocketConnection(
+                websocket,
+                account.id,
+                account.name,
+                TokenBucket(settings.message_rate, settings.message_burst),
+                settings.send_queue_size,
+            )
+            conn.token = token
+            conn.address = address
         conn.start()
         conn.send(
             WelcomeMsg(
-                account_id=account.id,
-                name=account.name,
+                account_id=None if conn.is_guest else conn.account_id,
+                name=conn.name,
+                guest=conn.is_guest,
                 server_time=time.time(),
                 heartbeat_seconds=settings.heartbeat_seconds,
                 max_message_bytes=settings.max_message_bytes,

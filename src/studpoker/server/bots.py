@@ -187,12 +187,18 @@ class BotConnection(Connection):
         )
 
 
-async def bot_account(room: Room, name: str) -> tuple[int, str]:
+async def bot_account(room: Room, name: str, password_hash: str | None = None) -> tuple[int, str]:
+    """The bot's account, created if missing. Bots never log in: with ``password_hash`` (one
+    hash of a random password nobody keeps, computed once for all the bots) the account costs
+    no password hashing of its own; people's accounts keep argon2 with their own password."""
     store = room.store
     try:
         account = await store.account_by_name(name)
     except NotFoundError:
-        account = await store.register(name, secrets.token_urlsafe(24))
+        if password_hash is None:
+            account = await store.register(name, secrets.token_urlsafe(24))
+        else:
+            account = await store.register_prehashed(name, password_hash)
     return account.id, account.name
 
 
@@ -207,8 +213,21 @@ async def start_bots(
             continue
         count = min(per_table, actor.config.max_seats - 1)
         wanted += [(table_id, f"bot_t{table_id}_{index}") for index in range(1, count + 1)]
-    # Accounts first (password hashing runs in threads), then every bot starts at once.
-    accounts = await asyncio.gather(*(bot_account(room, name) for _, name in wanted))
+    # Accounts first, then every bot starts at once. The password hash (argon2, slow on
+    # purpose) is computed at most once for all the bots, in a thread, and only if an account
+    # is missing (a restart finds them); the accounts are then plain inserts.
+    password_hash: str | None = None
+    accounts: list[tuple[int, str]] = []
+    for _, name in wanted:
+        try:
+            account = await room.store.account_by_name(name)
+            accounts.append((account.id, account.name))
+            continue
+        except NotFoundError:
+            pass
+        if password_hash is None:
+            password_hash = await asyncio.to_thread(room.store.hasher.hash, secrets.token_urlsafe(32))
+        accounts.append(await bot_account(room, name, password_hash))
     bots: list[BotConnection] = []
     for (table_id, _), (account_id, name) in zip(wanted, accounts, strict=True):
         bot = BotConnection(

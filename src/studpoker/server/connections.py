@@ -29,6 +29,10 @@ class Connection:
 
     def __init__(self, account_id: int, name: str, bucket: TokenBucket) -> None:
         self.id = next(_ids)
+        # A guest watches without an account (``account_id`` is negative, unique to the
+        # connection): it may join tables and the lobby push, never sit or act.
+        self.is_guest = False
+        self.address = ""
         self.account_id = account_id
         self.name = name
         self.bucket = bucket

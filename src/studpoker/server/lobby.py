@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from studpoker.history.phh import dump_hand
+from studpoker.history.text import text_history
 from studpoker.store import Store
 from studpoker.store.errors import InsufficientFundsError, InvalidInputError, NotFoundError, StoreError
 from studpoker.store.models import TableConfig, TableRecord
@@ -23,6 +26,7 @@ from . import actor as actors
 from .actor import TableActor, TableError
 from .connections import Connection
 from .protocol import (
+    AckMsg,
     ActionMsg,
     AddChipsMsg,
     AuthMsg,
@@ -30,6 +34,8 @@ from .protocol import (
     ErrorMsg,
     JoinTableMsg,
     LeaveTableMsg,
+    LobbyMsg,
+    LobbyUpdateMsg,
     PingMsg,
     PongMsg,
     ProtocolError,
@@ -38,6 +44,8 @@ from .protocol import (
     SitMsg,
     SitOutMsg,
     StandUpMsg,
+    SubscribeLobbyMsg,
+    UnsubscribeLobbyMsg,
     _Msg,
     parse_client_message,
 )
@@ -90,6 +98,13 @@ class Room:
         self.bots: list[Any] = []
         self._bots_task: asyncio.Task[None] | None = None
         self.started_at = time.time()
+        # Guests: negative account ids, one per connection; counts per address for the caps.
+        self._guest_ids = itertools.count(1)
+        self.guests_by_address: dict[str, int] = {}
+        # The lobby push: subscribed connections, tables changed since the last push.
+        self.lobby_subscribers: dict[int, Connection] = {}
+        self._lobby_dirty: set[int] = set()
+        self._lobby_timer: asyncio.TimerHandle | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -105,6 +120,7 @@ class Room:
         for record in tables:
             await self._clear_seats(record)
             self.add_actor(record)
+        await self._seed_stats()
         if self.settings.bots:
             # In the background: creating bot accounts hashes passwords, which takes a while.
             self._bots_task = asyncio.get_running_loop().create_task(self._start_bots(), name="bots")
@@ -120,6 +136,21 @@ class Room:
             log.info("%s bots playing at %s tables", len(self.bots), len(table_ids))
         except Exception:
             log.exception("the bots could not start")
+
+    async def _seed_stats(self) -> None:
+        """The lobby's average pot and hands/hour start from the hands the store already has."""
+        window = self.settings.stats_window_seconds
+        try:
+            recent = await self.store.recent_hand_pots(datetime.now(UTC) - timedelta(seconds=window))
+        except Exception:
+            log.exception("could not read the recent hands for the lobby statistics")
+            return
+        for table_id, pots in recent.items():
+            actor = self.actors.get(table_id)
+            if actor is None:
+                continue
+            for finished_at, pot in pots:
+                actor.record_pot(pot, finished_at.timestamp())
 
     def add_actor(self, record: TableRecord) -> TableActor:
         actor = TableActor(
@@ -163,6 +194,10 @@ class Room:
                 except StoreError:
                     log.exception("could not cash out seat %s of table %s", state.seat, actor.table_id)
             actor.seats.clear()
+        if self._lobby_timer is not None:
+            self._lobby_timer.cancel()
+            self._lobby_timer = None
+        self.lobby_subscribers.clear()
         for conns in list(self.connections.values()):
             for conn in list(conns.values()):
                 conn.close(1001, "server shutting down")
@@ -178,7 +213,74 @@ class Room:
                 if not actor.stopped and actor.seat_of(conn.account_id) is not None:
                     actor.submit(actors.Watch(conn=conn))
 
+    # -- guests ----------------------------------------------------------------------------------
+
+    def admit_guest(self, address: str) -> tuple[int, str] | None:
+        """A guest's (negative) account id and name, or None when over the caps."""
+        total = sum(self.guests_by_address.values())
+        here = self.guests_by_address.get(address, 0)
+        if total >= self.settings.max_guests or here >= self.settings.max_guests_per_address:
+            return None
+        self.guests_by_address[address] = here + 1
+        number = next(self._guest_ids)
+        return -number, f"guest-{number}"
+
+    def _release_guest(self, conn: Connection) -> None:
+        left = self.guests_by_address.get(conn.address, 0) - 1
+        if left > 0:
+            self.guests_by_address[conn.address] = left
+        else:
+            self.guests_by_address.pop(conn.address, None)
+
+    @property
+    def guest_count(self) -> int:
+        return sum(self.guests_by_address.values())
+
+    # -- the lobby push ----------------------------------------------------------------------------
+
+    def lobby_tables(self) -> list[dict[str, Any]]:
+        return [a.summary() for _, a in sorted(self.actors.items()) if not a.stopped]
+
+    def subscribe_lobby(self, conn: Connection) -> None:
+        self.lobby_subscribers[conn.id] = conn
+        conn.send(LobbyMsg(tables=self.lobby_tables(), server_time=time.time()))
+
+    def unsubscribe_lobby(self, conn: Connection) -> None:
+        self.lobby_subscribers.pop(conn.id, None)
+
+    def lobby_changed(self, table_id: int) -> None:
+        """A table's lobby line changed: pushed to the subscribers within ``lobby_push_seconds``
+        (changes in between are coalesced: one message, each table once, as it is then)."""
+        if not self.lobby_subscribers:
+            return
+        self._lobby_dirty.add(table_id)
+        if self._lobby_timer is None:
+            loop = asyncio.get_running_loop()
+            self._lobby_timer = loop.call_later(self.settings.lobby_push_seconds, self._push_lobby)
+
+    def _push_lobby(self) -> None:
+        self._lobby_timer = None
+        dirty, self._lobby_dirty = self._lobby_dirty, set()
+        if not self.lobby_subscribers:
+            return
+        tables = []
+        for table_id in sorted(dirty):
+            actor = self.actors.get(table_id)
+            if actor is not None and not actor.stopped:
+                tables.append(actor.summary())
+        if not tables:
+            return
+        message = LobbyUpdateMsg(tables=tables, server_time=time.time())
+        for conn in list(self.lobby_subscribers.values()):
+            if conn.closed:
+                self.lobby_subscribers.pop(conn.id, None)
+            else:
+                conn.send(message)
+
     async def detach(self, conn: Connection) -> None:
+        self.lobby_subscribers.pop(conn.id, None)
+        if conn.is_guest:
+            self._release_guest(conn)
         conns = self.connections.get(conn.account_id)
         if conns is not None:
             conns.pop(conn.id, None)
@@ -225,6 +327,16 @@ class Room:
 
     async def dispatch(self, conn: Connection, message: _Msg) -> None:
         handler = HANDLERS[type(message)]
+        if conn.is_guest and type(message) not in GUEST_MESSAGES:
+            conn.send(
+                ErrorMsg(
+                    code=ErrorCode.LOGIN_REQUIRED,
+                    message="guests may only watch: log in to sit and play",
+                    ref=message.id,
+                    table_id=getattr(message, "table_id", None),
+                )
+            )
+            return
         try:
             await handler(self, conn, message)
         except TableError as exc:
@@ -327,46 +439,24 @@ class Room:
             return False
 
 
-_MISSING_WRITERS: set[str] = set()
-
-
-def _writer(module_name: str, *names: str) -> Callable[..., Any] | None:
-    """A history writer function if that module provides one (logged once when it does not)."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        module = None
-    for name in names:
-        func = getattr(module, name, None)
-        if callable(func):
-            return cast(Callable[..., Any], func)
-    if module_name not in _MISSING_WRITERS:
-        _MISSING_WRITERS.add(module_name)
-        log.warning("%s has no %s: hands are stored without that history", module_name, " / ".join(names))
-    return None
-
-
 def _histories(
     hand: Any, hand_id: str, players: dict[int, str] | None = None, table: str | None = None
 ) -> tuple[str, str]:
-    """The PHH and the readable text of a finished hand (empty when a writer is missing or fails).
+    """The PHH and the readable text of a finished hand (empty when its writer fails: a history
+    that cannot be rendered is logged, and the hand is stored without it; the table goes on).
 
     The stored text prints every card: only the players of the hand may read it, and they are
     sent the deck order and salt at the end of the hand anyway (the deal is verifiable).
     """
     phh = text = ""
-    dump = _writer("studpoker.history.phh", "dump_hand", "dumps_hand")
-    if dump is not None:
-        try:
-            phh = str(dump(hand, players=players, hand_id=hand_id, table=table))
-        except Exception:
-            log.exception("hand %s: the PHH writer failed", hand_id)
-    render = _writer("studpoker.history.text", "text_history", "render_hand")
-    if render is not None:
-        try:
-            text = str(render(hand, reveal=True, players=players, hand_id=hand_id, table=table))
-        except Exception:
-            log.exception("hand %s: the text writer failed", hand_id)
+    try:
+        phh = dump_hand(hand, players=players, hand_id=hand_id, table=table)
+    except Exception:
+        log.exception("hand %s: the PHH writer failed; stored without its PHH", hand_id)
+    try:
+        text = text_history(hand, reveal=True, players=players, hand_id=hand_id, table=table)
+    except Exception:
+        log.exception("hand %s: the text writer failed; stored without its text", hand_id)
     return phh, text
 
 
@@ -423,6 +513,16 @@ async def _on_resync(room: Room, conn: Connection, msg: ResyncMsg) -> None:
     room.actor_for(msg.table_id).submit(actors.Resync(conn=conn, ref=msg.id))
 
 
+async def _on_subscribe_lobby(room: Room, conn: Connection, msg: SubscribeLobbyMsg) -> None:
+    conn.send(AckMsg(ref=msg.id, request="subscribe_lobby"))
+    room.subscribe_lobby(conn)
+
+
+async def _on_unsubscribe_lobby(room: Room, conn: Connection, msg: UnsubscribeLobbyMsg) -> None:
+    room.unsubscribe_lobby(conn)
+    conn.send(AckMsg(ref=msg.id, request="unsubscribe_lobby"))
+
+
 HANDLERS: dict[type[_Msg], MessageHandler] = {
     AuthMsg: _on_auth,
     JoinTableMsg: _on_join,
@@ -435,4 +535,11 @@ HANDLERS: dict[type[_Msg], MessageHandler] = {
     ActionMsg: _on_action,
     PingMsg: _on_ping,
     ResyncMsg: _on_resync,
+    SubscribeLobbyMsg: _on_subscribe_lobby,
+    UnsubscribeLobbyMsg: _on_unsubscribe_lobby,
 }
+
+# What a guest (no account) may send: watching only.
+GUEST_MESSAGES: frozenset[type[_Msg]] = frozenset(
+    {JoinTableMsg, LeaveTableMsg, ResyncMsg, PingMsg, SubscribeLobbyMsg, UnsubscribeLobbyMsg}
+)

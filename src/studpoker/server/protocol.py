@@ -14,6 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
+# Additive changes within version 1 (docs/protocol.md, "Compatibility"): 1 = guests (watching
+# without an account), the lobby push (subscribe_lobby), the commitment in table_state, bot flags.
+PROTOCOL_MINOR = 1
 MAX_MESSAGE_BYTES = 4096
 
 TableId = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -50,6 +53,8 @@ class ErrorCode:
     ILLEGAL_ACTION = "illegal_action"
     IN_HAND = "in_hand"
     TABLE_CLOSED = "table_closed"
+    LOGIN_REQUIRED = "login_required"
+    TOO_MANY_GUESTS = "too_many_guests"
     INTERNAL = "internal_error"
 
 
@@ -124,6 +129,14 @@ class ResyncMsg(_Msg):
     table_id: TableId
 
 
+class SubscribeLobbyMsg(_Msg):
+    type: Literal["subscribe_lobby"] = "subscribe_lobby"
+
+
+class UnsubscribeLobbyMsg(_Msg):
+    type: Literal["unsubscribe_lobby"] = "unsubscribe_lobby"
+
+
 ClientMessage = (
     AuthMsg
     | JoinTableMsg
@@ -136,6 +149,8 @@ ClientMessage = (
     | ActionMsg
     | PingMsg
     | ResyncMsg
+    | SubscribeLobbyMsg
+    | UnsubscribeLobbyMsg
 )
 
 CLIENT_MESSAGE_TYPES: dict[str, type[_Msg]] = {
@@ -150,6 +165,8 @@ CLIENT_MESSAGE_TYPES: dict[str, type[_Msg]] = {
     "action": ActionMsg,
     "ping": PingMsg,
     "resync": ResyncMsg,
+    "subscribe_lobby": SubscribeLobbyMsg,
+    "unsubscribe_lobby": UnsubscribeLobbyMsg,
 }
 
 
@@ -196,8 +213,11 @@ class _Out(BaseModel):
 class WelcomeMsg(_Out):
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL_VERSION
-    account_id: int
+    protocol_minor: int = PROTOCOL_MINOR
+    # None for a guest (watching without an account: ``/ws?guest=1``).
+    account_id: int | None
     name: str
+    guest: bool = False
     server_time: float
     heartbeat_seconds: float
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -211,6 +231,8 @@ class SeatInfo(BaseModel):
     sitting_out: bool
     connected: bool
     is_bot: bool = False
+    # The same as ``is_bot`` (the name the lobby and clients use for the badge).
+    bot: bool = False
 
 
 class ClockInfo(BaseModel):
@@ -231,6 +253,8 @@ class TableStateMsg(_Out):
     hand: dict[str, Any] | None
     clock: ClockInfo | None
     your_turn: YourTurnMsg | None = None
+    # The deck commitment of the hand being played (as in its hand_started), null between hands.
+    commitment: str | None = None
 
 
 class EventMsg(_Out):
@@ -302,6 +326,22 @@ class PongMsg(_Out):
     server_time: float
 
 
+class LobbyMsg(_Out):
+    """Every table as ``GET /api/tables`` gives it: the answer to ``subscribe_lobby``."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[dict[str, Any]]
+    server_time: float
+
+
+class LobbyUpdateMsg(_Out):
+    """The tables that changed (seats, hands played, the hand running) since the last push."""
+
+    type: Literal["lobby_update"] = "lobby_update"
+    tables: list[dict[str, Any]]
+    server_time: float
+
+
 ServerMessage = (
     WelcomeMsg
     | TableStateMsg
@@ -312,6 +352,8 @@ ServerMessage = (
     | AckMsg
     | ErrorMsg
     | PongMsg
+    | LobbyMsg
+    | LobbyUpdateMsg
 )
 
 SERVER_MESSAGE_TYPES: tuple[type[_Out], ...] = (
@@ -324,6 +366,8 @@ SERVER_MESSAGE_TYPES: tuple[type[_Out], ...] = (
     AckMsg,
     ErrorMsg,
     PongMsg,
+    LobbyMsg,
+    LobbyUpdateMsg,
 )
 
 TableStateMsg.model_rebuild()

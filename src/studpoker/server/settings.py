@@ -44,5 +44,13 @@ class Settings:
     login_window_seconds: float = 300.0
     # Outgoing queue per connection; a client that falls this far behind is disconnected.
     send_queue_size: int = 1000
+    # Guests (``/ws?guest=1``: watching without an account): at most this many connections at
+    # once, and at most this many from one address.
+    max_guests: int = 500
+    max_guests_per_address: int = 20
+    # The lobby push: changed tables are sent to subscribers at most this often.
+    lobby_push_seconds: float = 1.0
+    # The lobby's average pot and hands per hour are over the hands of this last period.
+    stats_window_seconds: float = 3600.0
     # Serve the browser client from this directory if it exists (None: the packaged web/ dir).
     web_dir: str | None = None

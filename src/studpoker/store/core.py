@@ -312,6 +312,18 @@ class Store:
             ):
                 raise NameTakenError(f"the name {name!r} is taken")
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        return await self._create_account(name, password_hash)
+
+    async def register_prehashed(self, name: str, password_hash: str) -> Account:
+        """Open an account whose password hash was computed by the caller (with this store's
+        hasher): for accounts created in bulk, such as the server's bots, which share one hash
+        of a random password nobody keeps, so that creating them costs no hashing each."""
+        self.check_name(name)
+        if not isinstance(password_hash, str) or not password_hash.startswith("$"):
+            raise InvalidInputError("a password hash is expected (as made by the store's hasher)")
+        return await self._create_account(name, password_hash)
+
+    async def _create_account(self, name: str, password_hash: str) -> Account:
         grant = self.starting_grant
         try:
             async with self._write() as conn:
@@ -1050,6 +1062,25 @@ class Store:
                 )
             ).all()
             return await self._hands(conn, list(ids))
+
+    async def recent_hand_pots(self, since: datetime) -> dict[int, list[tuple[datetime, int]]]:
+        """Per table, ``(finished_at, pot)`` of every hand finished (not voided) that started at
+        ``since`` or later, oldest first; the pot is the sum of the players' contributions.
+        One query over the (table, started_at) index: the lobby's average pot and hands/hour."""
+        pot = func.coalesce(func.sum(hand_seats.c.contribution), 0)
+        query = (
+            select(hands.c.table_id, hands.c.finished_at, pot.label("pot"))
+            .join(hand_seats, hand_seats.c.hand_id == hands.c.id)
+            .where(hands.c.status == "finished", hands.c.started_at >= since)
+            .group_by(hands.c.id, hands.c.table_id, hands.c.finished_at)
+            .order_by(hands.c.finished_at, hands.c.id)
+        )
+        out: dict[int, list[tuple[datetime, int]]] = {}
+        async with self._read() as conn:
+            for row in (await conn.execute(query)).all():
+                if row.finished_at is not None:
+                    out.setdefault(int(row.table_id), []).append((row.finished_at, int(row.pot)))
+        return out
 
     async def _hands(self, conn: AsyncConnection, ids: Iterable[str]) -> list[HandRecord]:
         wanted = list(ids)
