@@ -97,9 +97,18 @@ async def crash_run(
             run.metrics.active = True
             run.started = time.monotonic()
             run.control.stop_at = run.started + 3600
-            for _ in range(kills):
+            for kill in range(kills):
                 seen = len(run.metrics.hands)
-                await wait_for(lambda seen=seen: len(run.metrics.hands) >= seen + 2, 60, "hands go on")
+                try:
+                    await wait_for(lambda seen=seen: len(run.metrics.hands) >= seen + 2, 60, "hands go on")
+                except AssertionError as exc:
+                    assert run.http is not None
+                    tables_now = (await run.http.get("/api/tables")).json()
+                    summary = [(t["id"], t["seated"], t["hand_id"], t["hands_played"]) for t in tables_now]
+                    raise AssertionError(
+                        f"after {kill} kills: {exc}; tables {summary};"
+                        f" errors {run.metrics.error_samples[:3]}; seated {[p.seated for p in run.players]}"
+                    ) from None
                 await asyncio.sleep(rng.uniform(0.0, 1.0))
                 await asyncio.to_thread(server.kill)
                 state = await db_state(url)
