@@ -33,10 +33,11 @@ def engine_hands(count: int, seed: int = 1, *, events: bool = False) -> None:
     for _ in range(count):
         hand = Hand(game, stakes, seats, deck=next(decks))
         while True:
-            seat = hand.to_act
+            legal = hand.legal_actions()
+            seat = legal.seat
             if seat is None:
                 break
-            options = hand.legal_actions().options
+            options = legal.options
             option = options[int(uniform() * len(options))]
             if events:
                 hand.apply(seat, option.action)

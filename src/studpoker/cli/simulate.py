@@ -60,10 +60,11 @@ def play_random(
         button = seats[number % players][0] if omaha else None
         hand = Hand(game, stakes, seats, deck=next(decks), house=house, button=button)
         while True:
-            seat = hand.to_act
+            legal = hand.legal_actions()
+            seat = legal.seat
             if seat is None:
                 break
-            options = hand.legal_actions().options
+            options = legal.options
             option = options[int(uniform() * len(options))]
             hand.act(seat, option.kind, option.amount)
             actions += 1

@@ -51,13 +51,14 @@ class _Legal:
 _LEGAL: dict[OptionKey, _Legal] = {}
 
 
-def _interned(key: OptionKey) -> _Legal:
-    legal = _LEGAL.get(key)
-    if legal is None:
-        if len(_LEGAL) > 50_000:
-            _LEGAL.clear()
-        legal = _LEGAL[key] = _Legal(_build_options(key))
+def _intern(key: OptionKey) -> _Legal:
+    if len(_LEGAL) > 50_000:
+        _LEGAL.clear()
+    legal = _LEGAL[key] = _Legal(_build_options(key))
     return legal
+
+
+_OVER = LegalActions(seat=None)
 
 
 def _build_options(key: OptionKey) -> tuple[LegalOption, ...]:
@@ -143,8 +144,10 @@ class Betting:
         """Who acts and the exact legal options (empty when the hand is over)."""
         i = self._to_act
         if i is None:
-            return LegalActions(seat=None)
-        return (self._legal or self._work_out_legal()).view(self.seat_numbers[i])
+            return _OVER
+        legal = self._legal or self._work_out_legal()
+        seat = self.seat_numbers[i]
+        return legal.views[seat] or legal.view(seat)
 
     def _options(self) -> tuple[LegalOption, ...]:
         return (self._legal or self._work_out_legal()).options
@@ -159,7 +162,7 @@ class Betting:
         if self._bring_in_due:  # the first action of the round: the player's bet is 0
             small = stakes.small_bet
             key = (bet, -1, most if most <= small else -1, 0, stakes.bring_in, small)
-            legal = self._legal = _interned(key)
+            legal = self._legal = _LEGAL.get(key) or _intern(key)
             return legal
         cur = self._cur
         offer = self._offer
@@ -174,9 +177,10 @@ class Betting:
             else:
                 offer = _NO_OFFER
         top = offer[2] or offer[1]
-        legal = self._legal = _interned(
-            (bet, cur, most if most <= (cur if cur > top else top) else -1, *offer)
-        )
+        if most > cur and most > top:
+            most = -1  # covers every amount: the same options as any other deep stack
+        key = (bet, cur, most, *offer)
+        legal = self._legal = _LEGAL.get(key) or _intern(key)
         return legal
 
     def _set_offer(self) -> None:
@@ -281,8 +285,19 @@ class Betting:
                 self._to_act = None
                 self._finish_uncontested()
                 return
-            self._advance(i)
-            return
+        else:
+            self._bet_chips(i, seat, kind, amount)
+        # Pass the turn clockwise (as _advance does; inlined: this runs after every action).
+        cur = self._cur
+        cannot_act, acted, bets = self._cannot_act, self._acted, self._bet
+        for j in self._after[i]:
+            if not cannot_act[j] and (not acted[j] or bets[j] < cur):
+                self._to_act = j
+                return
+        self._advance_to_self_or_end(i)
+
+    def _bet_chips(self, i: int, seat: int, kind: ActionKind, amount: int) -> None:
+        """Check, call, bring-in, completion, bet or raise by player ``i`` to ``amount``."""
         bets = self._bet
         delta = amount - bets[i]
         all_in = False
@@ -303,7 +318,6 @@ class Betting:
             self._cur = bring_in if amount < bring_in else amount
         else:  # complete, bet or raise
             self._aggress(i, kind, amount)
-        self._advance(i)
 
     def _aggress(self, i: int, kind: ActionKind, amount: int) -> None:
         """A completion, bet or raise to ``amount``: a full one (or half of one) reopens."""
@@ -339,7 +353,11 @@ class Betting:
             if not cannot_act[j] and (not acted[j] or bet[j] < cur):
                 self._to_act = j
                 return
-        if not cannot_act[i] and (not acted[i] or bet[i] < cur):
+        self._advance_to_self_or_end(i)
+
+    def _advance_to_self_or_end(self, i: int) -> None:
+        """Nobody after ``i`` has to act: ``i`` himself, or the round is over."""
+        if not self._cannot_act[i] and (not self._acted[i] or self._bet[i] < self._cur):
             self._to_act = i
             return
         self._to_act = None
