@@ -141,7 +141,7 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
             assert b.locator(".seat.hero .clock").count() == 1
             # back while his clock ran: the server gave him the reconnection extension
             assert b.evaluate("() => window.studpoker.state.clock.extended") is True
-            # the deck commitment of the hand in play is fetched again for the check at the end
+            # the deck commitment of the hand in play comes back with the snapshot (protocol 1.1)
             b.wait_for_function(
                 "() => { const s = window.studpoker.state; return s.commitment?.handId === s.handId; }"
             )

@@ -22,6 +22,7 @@ const app = {
   tableId: null,
   wantSeat: false, // opened with "Join": offer a seat
   lastTurnKey: null,
+  lobbyLive: false, // the lobby push is on (subscribe_lobby answered): no polling needed
 };
 
 window.studpoker = app; // for the tests and the curious
@@ -40,6 +41,7 @@ function toast(text) {
 }
 
 function setConn(status) {
+  if (status !== "open") app.lobbyLive = false;
   document.body.dataset.conn = status;
   $("#conn-banner").hidden = status === "open" || !app.tableId;
   $("#conn-banner").textContent = status === "connecting" ? "Connecting…" : "Connection lost: reconnecting…";
@@ -90,21 +92,25 @@ async function authSubmit(kind) {
 
 // ------------------------------------------------------------------------------ socket
 
+// Logged in, the socket is authenticated with the session token; logged out, it is a guest's
+// (watching only: tables and the lobby push).
 function connect() {
   app.socket?.close();
   app.socket = null;
+  app.lobbyLive = false;
   const token = getToken();
-  if (!token) return;
   app.socket = new Socket({
     token,
     onMessage,
     onStatus: setConn,
     onOpen: () => {
       // after a (re)connection: join the open table again; its snapshot restores everything
-      // (until it arrives, table messages have nothing to apply to)
+      // (until it arrives, table messages have nothing to apply to). In the lobby: its push.
       if (app.tableId) {
         app.state?.awaitSnapshot();
         app.socket.send({ type: "join_table", table_id: app.tableId });
+      } else {
+        app.socket.send({ type: "subscribe_lobby" });
       }
     },
   });
@@ -112,13 +118,25 @@ function connect() {
 }
 
 function onMessage(msg) {
+  if (msg.type === "lobby" || msg.type === "lobby_update") {
+    if (app.tableId) return;
+    app.lobbyLive = true;
+    if (msg.type === "lobby") lobby.setTables(msg.tables);
+    else lobby.updateTables(msg.tables);
+    return;
+  }
   if (msg.type === "error") {
+    if (msg.code === "login_required") {
+      toast("Log in or create an account to play: guests may only watch.");
+      return;
+    }
     if (msg.code === "unauthorized") {
       // the session ended: back to the lobby to log in again
       setToken(null);
       app.socket?.close();
       app.socket = null;
       refreshMe();
+      connect(); // as a guest: the lobby push goes on
       location.hash = "#/";
       toast("Your session has ended: please log in again.");
       return;
@@ -176,6 +194,7 @@ function route() {
 
 function showLobby() {
   if (app.tableId && app.socket) app.socket.send({ type: "leave_table", table_id: app.tableId });
+  if (app.tableId !== null || !app.lobbyLive) app.socket?.send({ type: "subscribe_lobby" });
   app.tableId = null;
   app.state = null;
   clock.stop();
@@ -187,8 +206,9 @@ function showLobby() {
 }
 
 function openTable(id, join) {
-  if (!app.me) {
-    toast(`Log in or create an account to ${join ? "play" : "watch"}.`);
+  if (!app.me && join) {
+    // watching needs no account; playing does
+    toast("Log in or create an account to play (or Watch without one).");
     $("#auth-name").focus();
     return;
   }
@@ -197,21 +217,19 @@ function openTable(id, join) {
 }
 
 function showTable(id) {
-  if (!app.me) {
-    // the table socket needs an account: log in first, then come back here
-    location.hash = "#/";
-    toast("Log in or create an account to sit or watch.");
-    return;
-  }
   $("#view-lobby").hidden = true;
   $("#view-table").hidden = false;
   if (app.tableId === id && app.state) return;
   app.tableId = id;
+  app.lobbyLive = false;
   app.state = new TableState(id, { onGap: (tid) => app.socket?.send({ type: "resync", table_id: tid }) });
-  app.state.myAccount = app.me.id;
+  app.state.myAccount = app.me?.id; // undefined for a guest: never seated
   app.state.subscribe(onState);
   if (!app.socket) connect();
-  else if (app.socket.isOpen()) app.socket.send({ type: "join_table", table_id: id });
+  else if (app.socket.isOpen()) {
+    app.socket.send({ type: "unsubscribe_lobby" });
+    app.socket.send({ type: "join_table", table_id: id });
+  }
   setConn(app.socket.isOpen() ? "open" : "connecting");
 }
 
@@ -240,8 +258,9 @@ function onState(st, reason) {
     }
   }
   $("#status-line").textContent = statusText(st, view);
-  if (reason === "snapshot" && st.handId && st.commitment?.handId !== st.handId && view.heroSeat !== null) {
-    // joined mid-hand (a reload): the commitment published at the deal is in the hand's record
+  if (reason === "snapshot" && st.handId && st.commitment?.handId !== st.handId && view.heroSeat !== null && app.me) {
+    // joined mid-hand (a reload) on a server whose snapshot has no commitment (before protocol
+    // 1.1): the commitment published at the deal is in the hand's record
     const handId = st.handId;
     api.hand(handId).then(
       (h) => h.commitment && st.handId === handId && st.commitment?.handId !== handId && (st.commitment = { handId, hash: h.commitment }),
@@ -388,7 +407,8 @@ async function boot() {
   await refreshMe();
   connect();
   route();
-  setInterval(() => !app.tableId && loadTables(), 15000);
+  // the lobby push keeps the list up to date; polling is the fallback while it is not live
+  setInterval(() => !app.tableId && !(app.lobbyLive && app.socket?.isOpen()) && loadTables(), 15000);
 }
 
 boot();

@@ -16,6 +16,13 @@ export class Lobby {
     for (const el of [this.gameSel, this.stakesSel, this.openBox]) el.addEventListener("change", () => this.render());
   }
 
+  /** Some tables changed (the lobby push: lobby_update): replace those lines, keep the rest. */
+  updateTables(changed) {
+    const byId = new Map(this.tables.map((t) => [t.id, t]));
+    for (const t of changed ?? []) byId.set(t.id, t);
+    this.setTables([...byId.values()].sort((a, b) => a.id - b.id));
+  }
+
   setTables(tables) {
     this.tables = (tables ?? []).map((t) => ({ ...t, stakes: stakesOf(t) }));
     this.fillSelect(this.gameSel, [...new Set(this.tables.map((t) => t.game))], (g) => gameName(g), "All games");
@@ -61,7 +68,7 @@ export class Lobby {
       `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}${mine ? '<span class="you-here">you sit here</span>' : ""}</td>` +
       `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span><span class="game-name">${escapeHtml(gameName(t.game))}</span></td>` +
       `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
-      `<td class="num">${taken}/${max}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
+      `<td class="num">${taken}/${max}${botBadge(t)}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
       `<td class="num avg">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
       `<td class="num">${hph === undefined || hph === null ? t.hands_played ?? "–" : `${Math.round(hph)}/h`}</td>` +
       `<td class="go"></td>`;
@@ -80,6 +87,16 @@ export class Lobby {
     go.append(watch, join);
     return tr;
   }
+}
+
+function botsAt(t) {
+  if (typeof t.bots === "number") return t.bots;
+  return Array.isArray(t.seats) ? t.seats.filter((s) => s.bot ?? s.is_bot).length : 0;
+}
+
+function botBadge(t) {
+  const n = botsAt(t);
+  return n ? ` <span class="bot-badge" title="${n} of the seats are bots">${n} bot${n > 1 ? "s" : ""}</span>` : "";
 }
 
 function seatsTaken(t) {

@@ -1,5 +1,6 @@
-// The table WebSocket: connects, authenticates, reconnects with backoff, keeps a heartbeat,
-// and hands every server message to one callback. Messages sent while the socket is down are
+// The table WebSocket: connects, authenticates (or, without a token, connects as a guest who
+// may only watch), reconnects with backoff, keeps a heartbeat, and hands every server message
+// to one callback. Messages sent while the socket is down are
 // not queued (a stale action must not be replayed later); table joins are re-sent on reconnect
 // by the caller (onOpen).
 
@@ -20,7 +21,7 @@ export class Socket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws`;
+    return `${scheme}://${location.host}/ws${this.token ? "" : "?guest=1"}`;
   }
 
   connect() {

@@ -45,6 +45,10 @@ export class TableState {
     this.yourSeat = msg.your_seat ?? null;
     if (msg.hand_id !== this.handId) this.events = [];
     this.handId = msg.hand_id ?? null;
+    // the deck commitment of the hand in play comes with the snapshot (protocol 1.1): a reload
+    // can still check the deal at the end of the hand
+    if (msg.hand_id && msg.commitment) this.commitment = { handId: msg.hand_id, hash: msg.commitment };
+    if (msg.hand?.seats) this.handSeats = msg.hand.seats.map((s) => s.seat);
     this.hand = msg.hand ? modelFromView(msg.hand) : null;
     if (this.hand?.over && !this.lastResult && this.hand.result) {
       this.lastResult = { hand_id: this.handId, result: this.hand.result };
@@ -398,7 +402,7 @@ function normalize(st) {
       stack: s.stack,
       sittingOut: Boolean(s.sitting_out),
       connected: s.connected !== false,
-      isBot: Boolean(s.is_bot),
+      isBot: Boolean(s.bot ?? s.is_bot),
       cards: [],
       bet: 0,
     });

@@ -194,7 +194,7 @@ export class TableView {
     const plate = document.createElement("div");
     plate.className = "plate";
     plate.innerHTML =
-      `<div class="name">${escapeHtml(s.name ?? `Seat ${s.seat}`)}${s.isBot ? ' <span class="muted small">bot</span>' : ""}</div>` +
+      `<div class="name">${escapeHtml(s.name ?? `Seat ${s.seat}`)}${s.isBot ? ' <span class="bot-badge" title="a bot plays this seat">bot</span>' : ""}</div>` +
       `<div class="stack">${money(s.stack)}</div>`;
     const mucked = showdown && s.inHand && !s.folded && !shown && s.mucked;
     const tag = mucked ? ["Mucked", ""] : s.allIn ? ["All-in", "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : null;
