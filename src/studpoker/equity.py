@@ -192,6 +192,7 @@ class Position:
     hands: tuple[tuple[Card | None, ...], ...]
     dead: tuple[Card, ...] = ()
     board: tuple[Card, ...] = ()
+    receive: tuple[int, ...] | None = None  # stud: new cards each player still gets (default: to 7)
 
     @property
     def players(self) -> int:
@@ -202,8 +203,14 @@ class Position:
 
     def to_come(self, player: int) -> int:
         """Cards still drawn from the unseen ones for this player (unknown ones included)."""
+        if self.receive is not None:
+            return len(self.hands[player]) - len(self.known(player)) + self.receive[player]
         size = 4 if self.game == "O8" else 7
         return size - len(self.known(player))
+
+    def final_size(self, player: int) -> int:
+        """Cards in the player's hand at showdown."""
+        return len(self.known(player)) + self.to_come(player)
 
     def unseen(self) -> tuple[int, ...]:
         used = {int(c) for c in self.dead} | {int(c) for c in self.board}
@@ -223,8 +230,13 @@ def position(
     hands: Sequence[str | Sequence[Any]],
     dead: str | Sequence[Any] = "",
     board: str | Sequence[Any] = "",
+    receive: int | Sequence[int] | None = None,
 ) -> Position:
-    """Parse and check a position; raises :class:`EquityError` with a clear message."""
+    """Parse and check a position; raises :class:`EquityError` with a clear message.
+
+    ``receive`` (stud only) is how many more cards each player gets (one number for all, or
+    one per player); by default every hand is dealt to seven cards.
+    """
     code = game.upper()
     if code not in GAMES:
         raise EquityError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
@@ -276,7 +288,25 @@ def position(
                 also = "twice" if where == label else f"in {where} and in {label}"
                 raise EquityError(f"card {c} appears {also}")
             seen[int(c)] = label
-    pos = Position(code, tuple(h if h else (None,) * 4 for h in parsed), dead_cards, board_cards)
+    counts: tuple[int, ...] | None = None
+    if receive is not None:
+        if code not in STUD_GAMES:
+            raise EquityError("the number of cards still to receive is given for stud games only")
+        counts = (receive,) * len(parsed) if isinstance(receive, int) else tuple(receive)
+        if len(counts) != len(parsed):
+            raise EquityError(
+                f"give one count of cards to receive per player ({len(parsed)}), not {len(counts)}"
+            )
+        for i, (h, n) in enumerate(zip(parsed, counts, strict=True), 1):
+            if n < 0 or len(h) + n > 7:
+                raise EquityError(
+                    f"impossible counts: player {i} has {len(h)} cards and cannot receive {n} more"
+                )
+            if len(h) + n < 5:
+                raise EquityError(
+                    f"impossible counts: player {i} would end with {len(h) + n} cards, fewer than 5"
+                )
+    pos = Position(code, tuple(h if h else (None,) * 4 for h in parsed), dead_cards, board_cards, counts)
     need, left = pos.cards_needed(), len(pos.unseen())
     if need > left:
         raise EquityError(
@@ -484,7 +514,7 @@ class _StudTables:
             k = self.need[p]
             if math.comb(self.r, k) <= table_limit:
                 combos = colex_combos(self.r, k)
-                hands = np.empty((len(combos), 7), dtype=np.int64)
+                hands = np.empty((len(combos), pos.final_size(p)), dtype=np.int64)
                 known = pos.known(p)
                 hands[:, : len(known)] = known
                 hands[:, len(known) :] = self.unseen[combos]
@@ -495,10 +525,12 @@ class _StudTables:
                 self.combos.append(None)
             self.main.append(None)
             self.low.append(None)
-        if blocks:
-            main, low = score_stud(pos.game, np.concatenate(blocks))  # one batch call
+        for width in sorted({b.shape[1] for b in blocks}):  # one batch call (per hand size)
+            same = [i for i, b in enumerate(blocks) if b.shape[1] == width]
+            main, low = score_stud(pos.game, np.concatenate([blocks[i] for i in same]))
             at = 0
-            for p, m in owners:
+            for i in same:
+                p, m = owners[i]
                 self.main[p] = main[at : at + m]
                 self.low[p] = low[at : at + m]
                 at += m
@@ -555,7 +587,7 @@ class _StudTables:
             assert low is not None
             return table[rank], low[rank]
         known = self.pos.known(p)
-        hands = np.empty((idx.shape[0], 7), dtype=np.int64)
+        hands = np.empty((idx.shape[0], self.pos.final_size(p)), dtype=np.int64)
         hands[:, : len(known)] = known
         hands[:, len(known) :] = self.unseen[idx]
         return score_stud(self.pos.game, hands)
@@ -855,6 +887,7 @@ def equity(
     time_limit: float | None = None,
     seed: int | None = None,
     table_limit: int = TABLE_LIMIT,
+    receive: int | Sequence[int] | None = None,
 ) -> EquityResult:
     """Each player's share of the pot; exact when the runouts are few, else Monte Carlo.
 
@@ -862,6 +895,7 @@ def equity(
     (Monte Carlo stops there, or at ``max_deals`` / ``time_limit`` seconds). ``exact=True``
     insists on enumeration, ``exact=False`` forces sampling. ``table_limit=0`` scores sampled
     hands directly instead of tabling every completion first (cheaper for a few hundred deals).
+    ``receive`` (stud) says how many more cards each player gets (default: up to seven).
 
     >>> r = equity("7S", ["AsKsQh", "7c7d2s"], dead="Qd2h")
     >>> r.exact, round(r.players[1].equity, 4)
@@ -870,7 +904,7 @@ def equity(
     cpu = time.process_time()
     result = _equity(
         game, hands, dead, board, exact=exact, precision=precision, max_deals=max_deals,
-        min_deals=min_deals, time_limit=time_limit, seed=seed, table_limit=table_limit,
+        min_deals=min_deals, time_limit=time_limit, seed=seed, table_limit=table_limit, receive=receive,
     )  # fmt: skip
     return replace(result, cpu_seconds=time.process_time() - cpu)
 
@@ -888,9 +922,10 @@ def _equity(
     time_limit: float | None = None,
     seed: int | None = None,
     table_limit: int = TABLE_LIMIT,
+    receive: int | Sequence[int] | None = None,
 ) -> EquityResult:
     started = time.perf_counter()
-    pos = game if isinstance(game, Position) else position(game, hands, dead, board)
+    pos = game if isinstance(game, Position) else position(game, hands, dead, board, receive)
     sampler = _Sampling(seed, precision, max_deals, min_deals, time_limit, started)
     if pos.game == "O8":
         return _omaha(pos, exact, sampler)

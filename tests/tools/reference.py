@@ -103,7 +103,11 @@ def _deals(pool: list[int], needs: list[int]) -> Iterator[tuple[tuple[int, ...],
 
 
 def brute_equity(
-    game: str, hands: list[list[int | None]], dead: list[int], board: list[int] | None = None
+    game: str,
+    hands: list[list[int | None]],
+    dead: list[int],
+    board: list[int] | None = None,
+    receive: list[int] | None = None,
 ) -> tuple[list[float], int]:
     """(each player's equity, number of runouts) by dealing every runout."""
     used = {c for h in hands for c in h if c is not None} | set(dead) | set(board or [])
@@ -111,6 +115,8 @@ def brute_equity(
     known = [[c for c in h if c is not None] for h in hands]
     size = 4 if game == "O8" else 7
     needs = [size - len(k) for k in known]
+    if receive is not None:
+        needs = [len(h) - len(k) + r for h, k, r in zip(hands, known, receive, strict=True)]
     if game == "O8":
         needs.append(5 - len(board or []))
     totals = [0.0] * len(hands)

@@ -64,6 +64,26 @@ def test_exact_matches_brute_force(game: str, hands: list[str], board: str, pool
     assert sum(p.equity for p in result.players) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize(
+    ("game", "hands", "receive"),
+    [
+        ("7S", ["AsKs Qh Jh", "7c7d 2s 3s", "9h9d Tc Jc"], 1),  # one more card each: six-card hands
+        ("7S8", ["As2s 3h 4h", "7c7d 8s 6s"], [2, 1]),
+        ("RZ", ["?? ?? 3h 4h", "7c7d 2c 3s"], 1),
+    ],
+)
+def test_cards_to_receive(game: str, hands: list[str], receive: int | list[int]) -> None:
+    dead = _small_dead(hands, "", 12, seed=5)
+    result = equity(game, hands, dead=dead, receive=receive)
+    counts = [receive] * len(hands) if isinstance(receive, int) else receive
+    expected, runouts = brute_equity(
+        game, [_codes(h) for h in hands], [int(c) for c in parse_cards(dead, allow_empty=True)], [], counts
+    )
+    assert result.exact and result.deals == runouts
+    for got, want in zip(result.players, expected, strict=True):
+        assert got.equity == pytest.approx(want, abs=1e-12)
+
+
 def test_heads_up_split_details_match_enumeration() -> None:
     """Inclusion-exclusion and plain enumeration agree on every figure (win, tie, scoop, halves)."""
     hands = ["As2s3h4h", "7c7d2c3s"]
@@ -153,3 +173,7 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert abs(sum(p["equity"] for p in data["players"]) - 1) < 1e-9
     assert main(["equity", "--game", "7S", "AsKs", "As2c"]) == 2
     assert "appears" in capsys.readouterr().err
+    assert main(["equity", "--game", "7S", "AsKsQhJh", "7c7d2s3s", "--receive", "1,2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] is True
+    assert main(["equity", "--game", "7S", "AsKsQhJh", "7c7d2s3s", "--receive", "x"]) == 2
+    assert "--receive" in capsys.readouterr().err

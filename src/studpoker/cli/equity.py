@@ -54,6 +54,17 @@ def render(result: EquityResult) -> Any:
     return table
 
 
+def _receive(text: str | None) -> int | list[int] | None:
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise EquityError(f"--receive takes a number or one number per player, not {text!r}") from None
+    return numbers[0] if len(numbers) == 1 else numbers
+
+
 def run(args: argparse.Namespace) -> int:
     exact = True if args.exact else (False if args.sample else None)
     try:
@@ -66,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
             precision=args.precision,
             max_deals=args.max_deals,
             seed=args.seed,
+            receive=_receive(args.receive),
         )
-    except EquityError as error:
+    except (EquityError, ValueError) as error:
         print(f"equity: {error}", file=sys.stderr)
         return 2
     if args.json:
@@ -96,6 +108,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", default="7S", help=f"game code: {', '.join(GAMES)} (default 7S)")
     parser.add_argument("--dead", default="", help='dead cards seen (folded up cards), e.g. "Qd 2h"')
     parser.add_argument("--board", default="", help="O8 board cards (0, 3, 4 or 5)")
+    parser.add_argument(
+        "--receive",
+        metavar="N[,N...]",
+        help="stud: cards each player still receives (one number, or one per player); default: up to 7",
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--exact", action="store_true", help="insist on exact enumeration")
     mode.add_argument("--sample", action="store_true", help="force Monte Carlo")
