@@ -133,6 +133,7 @@ class Fuzzer:
         self.token = token
         self.ws: ClientConnection | None = None
         self.reconnects = 0
+        self.last_close = ""
         self._stack = contextlib.ExitStack()
 
     def connect(self) -> ClientConnection:
@@ -153,9 +154,10 @@ class Fuzzer:
                 message: dict[str, Any] = json.loads(ws.recv(timeout=10))
                 if message["type"] in ("ack", "error", "pong"):
                     return message
-        except ConnectionClosed:
+        except ConnectionClosed as exc:
             self.ws = None
             self.reconnects += 1
+            self.last_close = f"{exc.rcvd!r} after {frame[:80]!r}"
             return None
 
     def close(self) -> None:
@@ -213,7 +215,7 @@ def run_fuzz(
         after = live.fingerprint()
         if reply is None:
             # Only a frame over the transport's own limit (64 KiB) may close the socket.
-            assert len(frame) > 64 * 1024 or label == "oversized", (label, frame[:200])
+            assert len(frame) > 64 * 1024 or label == "oversized", (label, frame[:200], fuzzer.last_close)
             FUZZ_COUNTS["closed"] += 1
             assert after == baseline[0]
             return
