@@ -45,7 +45,13 @@ FINGERPRINT_SQL = {
 
 class LiveRoom:
     def __init__(self, tmp_path: Path, **overrides: Any) -> None:
-        values: dict[str, Any] = {"message_rate": 10_000.0, "message_burst": 10_000.0}
+        # No rate limit in the way of the fuzzers, and no heartbeat drop of a silent client (that
+        # would change a table's state while a fuzzer checks that nothing changes).
+        values: dict[str, Any] = {
+            "message_rate": 10_000.0,
+            "message_burst": 10_000.0,
+            "heartbeat_timeout_seconds": 3600.0,
+        }
         values.update(overrides)
         self.settings = make_settings(tmp_path, **values)
         self.app = create_app(self.settings, store_factory=fast_store)
