@@ -45,6 +45,8 @@ class Hand(Betting):
     :meth:`timeout`) for the seat in :attr:`to_act` until :attr:`is_over`.
     """
 
+    __slots__ = ()  # the state is in Betting.__slots__
+
     def __init__(
         self,
         game: Game | str,
