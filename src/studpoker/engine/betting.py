@@ -333,6 +333,7 @@ class Betting:
         self._legal = None
         if timeout is not None:
             self._log_event(EventKind.TIMEOUT, seat=seat, detail=timeout)
+        bets = self._bet
         if kind is _FOLD:
             self._folded[i] = self._cannot_act[i] = True
             self._live -= 1
@@ -341,39 +342,32 @@ class Betting:
                 self._to_act = None
                 self._finish_uncontested()
                 return
-        else:
-            self._bet_chips(i, seat, kind, amount)
+        else:  # check, call, bring-in, completion, bet or raise to ``amount``
+            delta = amount - bets[i]
+            all_in = False
+            if delta:
+                stack = self._stack[i] - delta
+                self._stack[i] = stack
+                bets[i] = amount
+                self._put[i] += delta
+                if not stack:
+                    all_in = self._allin[i] = self._cannot_act[i] = True
+            self._acted[i] = True
+            self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
+            if kind is _BRING_IN:
+                self._bring_in_due = False
+                bring_in = self.stakes.bring_in
+                self._cur = bring_in if amount < bring_in else amount
+            elif kind is not _CALL and kind is not _CHECK:
+                self._aggress(i, kind, amount)
         # Pass the turn clockwise (as _advance does; inlined: this runs after every action).
         cur = self._cur
-        cannot_act, acted, bets = self._cannot_act, self._acted, self._bet
+        cannot_act, acted = self._cannot_act, self._acted
         for j in self._after[i]:
             if not cannot_act[j] and (not acted[j] or bets[j] < cur):
                 self._to_act = j
                 return
         self._advance_to_self_or_end(i)
-
-    def _bet_chips(self, i: int, seat: int, kind: ActionKind, amount: int) -> None:
-        """Check, call, bring-in, completion, bet or raise by player ``i`` to ``amount``."""
-        bets = self._bet
-        delta = amount - bets[i]
-        all_in = False
-        if delta:
-            stack = self._stack[i] - delta
-            self._stack[i] = stack
-            bets[i] = amount
-            self._put[i] += delta
-            if not stack:
-                all_in = self._allin[i] = self._cannot_act[i] = True
-        self._acted[i] = True
-        self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
-        if kind is _CALL or kind is _CHECK:
-            pass
-        elif kind is _BRING_IN:
-            self._bring_in_due = False
-            bring_in = self.stakes.bring_in
-            self._cur = bring_in if amount < bring_in else amount
-        else:  # complete, bet or raise
-            self._aggress(i, kind, amount)
 
     def _aggress(self, i: int, kind: ActionKind, amount: int) -> None:
         """A completion, bet or raise to ``amount``: a full one (or half of one) reopens."""

@@ -88,9 +88,10 @@ def bring_in_key(card: int, *, razz: bool, by_suit: bool) -> tuple[int, int]:
 
 # The hand keeps each player's up cards also as a *signature*: the sum of 16**rank over his up
 # cards (a count per rank, order-free). Ranking a board is then one cached look-up per player.
+# The caches are public so that the hand can look a key up in place (no call when known).
 RANK_UNIT: tuple[int, ...] = tuple(1 << 4 * (code >> 2) for code in range(52))
-_HIGH_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
-_LOW_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
+HIGH_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
+LOW_BY_SIGNATURE: dict[int, tuple[int, ...]] = {}
 
 
 def _cards_of_signature(signature: int) -> list[int]:
@@ -100,17 +101,17 @@ def _cards_of_signature(signature: int) -> list[int]:
 
 def high_signature_key(signature: int) -> tuple[int, ...]:
     """:func:`high_showing_key` of the up cards with this signature."""
-    key = _HIGH_BY_SIGNATURE.get(signature)
+    key = HIGH_BY_SIGNATURE.get(signature)
     if key is None:
-        key = _HIGH_BY_SIGNATURE[signature] = high_showing_key(_cards_of_signature(signature))
+        key = HIGH_BY_SIGNATURE[signature] = high_showing_key(_cards_of_signature(signature))
     return key
 
 
 def low_signature_key(signature: int) -> tuple[int, ...]:
     """:func:`low_showing_key` of the up cards with this signature."""
-    key = _LOW_BY_SIGNATURE.get(signature)
+    key = LOW_BY_SIGNATURE.get(signature)
     if key is None:
-        key = _LOW_BY_SIGNATURE[signature] = low_showing_key(_cards_of_signature(signature))
+        key = LOW_BY_SIGNATURE[signature] = low_showing_key(_cards_of_signature(signature))
     return key
 
 

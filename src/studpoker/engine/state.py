@@ -16,13 +16,21 @@ from studpoker.engine.pots import Pot, build_pots
 from studpoker.engine.result import HandResult
 from studpoker.engine.seating import check_table
 from studpoker.engine.showdown import award_uncontested, showdown
-from studpoker.engine.showing import RANK_UNIT, bring_in_table, high_signature_key, low_signature_key
+from studpoker.engine.showing import (
+    HIGH_BY_SIGNATURE,
+    LOW_BY_SIGNATURE,
+    RANK_UNIT,
+    bring_in_table,
+    high_signature_key,
+    low_signature_key,
+)
 from studpoker.engine.views import HandView, build_view
 from studpoker.games import Game, HouseRules, Stakes, get_game
 
 _E_DEAL = EventKind.DEAL
 _E_STREET = EventKind.STREET
 _E_ANTE = EventKind.POST_ANTE
+_E_BRING_IN = EventKind.BRING_IN_PLAYER
 
 # Per-hand tables shared by every hand: clockwise orders by table size, bring-in keys by rule.
 _AFTER: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -67,7 +75,7 @@ class Hand(Betting):
         self._n = n
         self.seat_numbers: tuple[int, ...] = tuple([s for s, _ in seats])
         self._index: dict[int, int] = {s: i for i, s in enumerate(self.seat_numbers)}
-        self.initial_stacks: dict[int, int] = {s: c for s, c in seats}
+        self.initial_stacks: dict[int, int] = dict(seats)
         self.button: int | None = button
         self._stud = game.kind == "stud"
         self._razz = game.first_to_act == "best_low_board"
@@ -326,11 +334,10 @@ class Hand(Betting):
                     self._bring_in_due = True
                     self._full = stakes.bring_in
                 self._bring_in_player = first
-                self._log_event(
-                    EventKind.BRING_IN_PLAYER,
-                    seat=self.seat_numbers[first],
-                    street=street.name,
-                    detail="bring_in" if stakes.bring_in else "first_to_act",
+                detail = "bring_in" if stakes.bring_in else "first_to_act"
+                seat = self.seat_numbers[first]
+                self._log.append(
+                    (_E_BRING_IN, None, seat, street.name, None, None, None, False, None, detail)
                 )
             else:
                 leader = self._best_showing()
@@ -388,14 +395,18 @@ class Hand(Betting):
 
     def _best_showing(self) -> int:
         """The live player with the best up cards; exact ties go to the lowest seat."""
-        key = low_signature_key if self._razz else high_signature_key
+        if self._razz:
+            known, work_out = LOW_BY_SIGNATURE, low_signature_key
+        else:
+            known, work_out = HIGH_BY_SIGNATURE, high_signature_key
         folded, signatures = self._folded, self._up_signature
         best = -1
         best_key: tuple[int, ...] = ()
         for i in range(self._n):
             if folded[i]:
                 continue
-            k = key(signatures[i])
+            signature = signatures[i]
+            k = known.get(signature) or work_out(signature)
             if best < 0 or k > best_key:
                 best, best_key = i, k
         return best
