@@ -146,6 +146,24 @@ async def test_sitting_down_while_writes_fail_is_refused_cleanly(tmp_path: Path)
         await harness.seat(client, table.table_id, 1, 4000)
 
 
+@pytest.mark.xfail(
+    reason="server/actor.py _stand_up sends the ack before store_cash_out: when the write fails the"
+    " client has an ack for a stand-up that did not happen (then an internal_error). Proposal: ack"
+    " after the cash-out committed (as _sit does after store_buy_in).",
+    strict=False,
+)
+async def test_standing_up_while_writes_fail_is_not_acknowledged(tmp_path: Path) -> None:
+    async with running_server(make_settings(tmp_path)) as harness:
+        table = await harness.add_table()
+        client = await harness.player("dora")
+        await harness.seat(client, table.table_id, 1, 4000)
+        with failing_writes(harness.store, MESSAGES[0]):
+            answer = await client.request(type="stand_up", table_id=table.table_id)
+            await asyncio.sleep(0.3)
+        assert 1 in harness.room.actors[table.table_id].seats
+        assert answer["type"] == "error", answer
+
+
 async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as harness:
         table_id, clients = await seated_pair(harness)
