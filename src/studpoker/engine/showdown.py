@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from studpoker import evaluate
 from studpoker.cards import Card
@@ -32,7 +32,7 @@ def _finish(
             stacks[index[share.seat]] += share.amount
     return partial(
         _result,
-        hand,
+        _Table.of(hand),
         pots=tuple(pots),
         shown=tuple(shown),
         mucked=tuple(mucked),
@@ -41,8 +41,21 @@ def _finish(
     )
 
 
+class _Table(NamedTuple):
+    """What the result needs from the hand, without the hand: a result builder holding the
+    hand would make a reference cycle, and every finished hand would wait for the collector."""
+
+    seat_numbers: tuple[int, ...]
+    stacks: list[int]  # the hand's own list: read when the result is built
+    initial_stacks: dict[int, int]
+
+    @staticmethod
+    def of(hand: Hand) -> _Table:
+        return _Table(hand.seat_numbers, hand._stack, hand.initial_stacks)
+
+
 def _result(
-    hand: Hand,
+    table: _Table,
     *,
     pots: tuple[PotResult, ...],
     shown: tuple[ShownHand, ...],
@@ -50,8 +63,8 @@ def _result(
     returned: dict[int, int],
     showdown: bool,
 ) -> HandResult:
-    final = hand.stacks
-    initial = hand.initial_stacks
+    final = dict(zip(table.seat_numbers, table.stacks, strict=True))
+    initial = table.initial_stacks
     return HandResult(
         pots=pots,
         shown=shown,
@@ -80,11 +93,12 @@ def award_uncontested(hand: Hand, returned: dict[int, int]) -> Callable[[], Hand
         hand._stack[i] += total
         hand._log_event(EventKind.AWARD, seat=winner, amount=total, pot=0, detail="uncontested")
 
-    def result() -> HandResult:
-        pots = _uncontested_pot(winner, total)
-        return _result(hand, pots=pots, shown=(), mucked=(), returned=returned, showdown=False)
+    return partial(_uncontested_result, _Table.of(hand), winner, total, returned)
 
-    return result
+
+def _uncontested_result(table: _Table, winner: int, total: int, returned: dict[int, int]) -> HandResult:
+    pots = _uncontested_pot(winner, total)
+    return _result(table, pots=pots, shown=(), mucked=(), returned=returned, showdown=False)
 
 
 class _Eval:
