@@ -203,7 +203,8 @@ class Betting:
             return _OVER
         legal = self._legal or self._work_out_legal()
         seat = self.seat_numbers[i]
-        return legal.views[seat] or legal.view(seat)
+        view = legal.views[seat]  # not ``or``: that would call LegalActions.__len__
+        return legal.view(seat) if view is None else view
 
     def _options(self) -> tuple[LegalOption, ...]:
         return (self._legal or self._work_out_legal()).options
