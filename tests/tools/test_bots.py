@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from studpoker.bots import CallingBot, EquityBot, RandomBot, estimate_equity, make_bot, play_hand
+from studpoker.bots import Bot, CallingBot, EquityBot, RandomBot, estimate_equity, make_bot, play_hand
 from studpoker.cards import Deck
-from studpoker.engine import Action, Hand, HandView, LegalOption
+from studpoker.engine import Action, ActionKind, Hand, HandView, LegalOption
 from studpoker.games import Stakes, get_game
 from studpoker.tools.match import parse_bots, run_match
 
@@ -120,3 +120,27 @@ def test_simulate_bots_keep_histories(tmp_path: Path, capsys: pytest.CaptureFixt
     files = sorted(tmp_path.glob("*.phh"))
     assert len(files) == 3
     assert 'variant = "F7S/8"' in files[0].read_text()
+
+
+@pytest.mark.parametrize("code", GAMES)
+def test_bots_answer_through_the_protocol_json(code: str) -> None:
+    """The same bots answer from the JSON a server sends (the seat's view and the options)."""
+    from studpoker.bots import choose_from_protocol, view_from_dict
+
+    game = get_game(code)
+    rng = random.Random(3)
+    bots: dict[int, Bot] = {1: EquityBot(seed=1), 2: RandomBot(seed=2)}
+    for i in range(6):
+        seats = [(1, 500), (2, 500)]
+        hand = Hand(game, Stakes.from_bets(10, 20, game), seats, deck=Deck.shuffled(rng),
+                    button=seats[i % 2][0] if code == "O8" else None)  # fmt: skip
+        while not hand.is_over:
+            seat = hand.to_act
+            assert seat is not None
+            view = hand.view(seat)
+            data = json.loads(json.dumps(view.to_dict()))
+            rebuilt = view_from_dict(data)
+            assert rebuilt.seats == view.seats and rebuilt.board == view.board and rebuilt.pots == view.pots
+            assert data["legal"] is not None
+            answer = choose_from_protocol(bots[seat], data, data["legal"]["options"])
+            hand.act(seat, ActionKind(str(answer["kind"])), answer.get("amount"))  # type: ignore[arg-type]
