@@ -267,11 +267,10 @@ class Betting:
         Raises :class:`IllegalActionError` (nothing changes) when it is not that seat's turn or
         the action or its amount is not among :meth:`legal_actions`.
         """
-        if not isinstance(action, Action):
+        if action.__class__ is not Action and not isinstance(action, Action):
             raise IllegalActionError(f"seat {seat}: {action!r} is not an Action", seat=seat)
-        option = self._check_turn(seat, action)
         start = len(self._log)
-        self._do(option, None)
+        self.act(seat, action.kind, action.amount)  # raises (nothing changed) when illegal
         return self._eventlog.since(start)
 
     def act(self, seat: int, kind: ActionKind, amount: int | None = None) -> None:

@@ -119,14 +119,14 @@ class EventLog:
         """The events after the first ``start`` (version ``start + 1`` on)."""
         events = self._events
         raw = self.raw
-        make = Event._make
+        new = tuple.__new__  # Event._make without its length check: the raw records fit
         for k in range(len(events), len(raw)):
             record = raw[k]
             detail = record[9]
             if detail is not None and detail.__class__ is not str:
                 assert callable(detail)
                 record = (*record[:9], detail())
-            events.append(make((k + 1, *record)))
+            events.append(new(Event, (k + 1, *record)))
         return tuple(events[start:])
 
     def visible_to(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
