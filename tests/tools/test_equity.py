@@ -177,3 +177,16 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["exact"] is True
     assert main(["equity", "--game", "7S", "AsKsQhJh", "7c7d2s3s", "--receive", "x"]) == 2
     assert "--receive" in capsys.readouterr().err
+
+
+def test_permuting_players_permutes_the_result() -> None:
+    hands = ["AsKs Qh Jh 9h 2d", "7c7d 2s 3s 7h 5d", "8c8d 9c Tc 4h 6d"]
+    base = equity("7S8", hands, exact=True)
+    for order in ([1, 2, 0], [2, 0, 1], [1, 0, 2]):
+        moved = equity("7S8", [hands[i] for i in order], exact=True)
+        for j, i in enumerate(order):
+            for name in ("equity", "win", "tie", "scoop", "high", "low"):
+                assert getattr(moved.players[j], name) == pytest.approx(
+                    getattr(base.players[i], name), abs=1e-12
+                )
+    assert sum(p.equity for p in base.players) == pytest.approx(1.0)
