@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 from typing import Any
 
@@ -43,6 +44,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import httpx
+
     from studpoker.loadtest import LoadConfig, run_load
     from studpoker.loadtest.server import spawn
 
@@ -69,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             database_url=database_url,
         )
-        report = asyncio.run(run_load(config))
+        try:
+            report = asyncio.run(run_load(config))
+        except (OSError, httpx.HTTPError) as exc:
+            print(f"studpoker loadtest: cannot reach the room at {url}: {exc}", file=sys.stderr)
+            return 2
     finally:
         if server is not None:
             server.terminate()
