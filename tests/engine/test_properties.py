@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studpoker.cards import Deck
+from studpoker.cli.simulate import play_random
 from studpoker.engine import Action, ActionKind, EventKind, Hand, IllegalActionError
 from studpoker.games import GAMES, HouseRules, Stakes
 
@@ -147,3 +150,28 @@ def test_random_hands_keep_every_invariant(case: tuple[Hand, random.Random]) -> 
     assert len(dealt) == len(set(dealt)) == hand.deck.dealt
     assert [e.version for e in hand.events] == list(range(1, hand.version + 1))
     check_privacy(hand)
+
+
+def test_finished_hands_leave_no_reference_cycle() -> None:
+    """A hand is freed by reference counting as soon as it is dropped (speed: no collector work)."""
+    play_random("7S8", players=6, hands=5, rng=random.Random(3))  # warm the module caches
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        finished: list[Hand] = []
+        play_random("7S8", players=6, hands=50, rng=random.Random(4), on_hand=finished.append)
+        assert all(hand.result.final_stacks for hand in finished)
+        finished.clear()
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_events_are_immutable() -> None:
+    hand = Hand("7S", Stakes(ante=1, bring_in=5, small_bet=10, big_bet=20), [(1, 100), (2, 100)])
+    event = hand.events[0]
+    with pytest.raises(AttributeError):
+        event.kind = EventKind.HAND_END  # type: ignore[misc]
+    assert hand.events[0] == event
