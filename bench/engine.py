@@ -4,7 +4,7 @@ Both sides play the same way: at every decision, one of the legal options picked
 by a seeded ``random.Random`` (``options[int(random() * len(options))]``, cheaper than
 ``rng.choice``); our decks come from ``simulate.random_decks`` (numpy Fisher-Yates in batches,
 seeded by the same generator), PokerKit deals from its own deck.
-Run ``python -m bench engine`` (optionally ``--hands N``).
+Run ``python -m bench engine`` (or ``python -m bench.engine --hands N``).
 """
 
 from __future__ import annotations
