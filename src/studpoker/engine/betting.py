@@ -11,6 +11,17 @@ from collections.abc import Callable
 
 from studpoker.engine.actions import Action, ActionKind, IllegalActionError, LegalActions, LegalOption
 from studpoker.engine.events import Event, EventKind, EventLog, RawEvent
+from studpoker.engine.options import (
+    LEGAL,
+    NO_OFFER,
+    NOBODY_TO_ACT,
+    RAISE_BET,
+    RAISE_COMPLETE,
+    RAISE_RAISE,
+    Legal,
+    Offer,
+    intern,
+)
 from studpoker.games import Game, HouseRules, Stakes
 
 _FOLD = ActionKind.FOLD
@@ -22,78 +33,6 @@ _BET = ActionKind.BET
 _RAISE = ActionKind.RAISE
 _E_ACTION = EventKind.ACTION
 _AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
-
-# Legal options are immutable and depend only on a few amounts: the whole option tuple is
-# interned under that key (see ``Betting._option_key``), built once, and shared by every hand,
-# with one ``LegalActions`` view per seat number made on first use.
-_NO_RAISE, _RAISE_COMPLETE, _RAISE_BET, _RAISE_RAISE = 0, 1, 2, 3
-_RAISE_KINDS = (None, _COMPLETE, _BET, _RAISE)
-_NO_OFFER = (_NO_RAISE, 0, 0)  # (raise kind, first target, second target): see Betting._set_offer
-OptionKey = tuple[int, int, int, int, int, int]
-
-
-class _Legal:
-    """The interned options for one key and their per-seat views."""
-
-    __slots__ = ("options", "views")
-
-    def __init__(self, options: tuple[LegalOption, ...]) -> None:
-        self.options = options
-        self.views: list[LegalActions | None] = [None] * 11  # by seat number 1..10
-
-    def view(self, seat: int) -> LegalActions:
-        view = self.views[seat]
-        if view is None:
-            view = self.views[seat] = LegalActions(seat=seat, options=self.options)
-        return view
-
-
-_LEGAL: dict[OptionKey, _Legal] = {}
-
-
-def _intern(key: OptionKey) -> _Legal:
-    if len(_LEGAL) > 50_000:
-        _LEGAL.clear()
-    legal = _LEGAL[key] = _Legal(_build_options(key))
-    return legal
-
-
-_OVER = LegalActions(seat=None)
-
-
-def _build_options(key: OptionKey) -> tuple[LegalOption, ...]:
-    """The options from their key ``(bet, cur, most, raise_kind, first, second)``: the player's
-    bet, the bet to call, his all-in total (``most`` -1: it covers every amount below) and the
-    bet or raise targets (``second`` 0: only one).
-
-    The bring-in decision uses ``cur = -1`` with ``first`` the bring-in, ``second`` the small bet.
-    """
-    bet, cur, most, raise_kind, first, second = key
-    covers = most < 0
-    options: list[LegalOption] = []
-    if cur < 0:  # the bring-in is due: post it (all-in when short) or complete
-        if not covers and most <= first:
-            return (LegalOption(kind=_BRING_IN, amount=most, all_in=True),)
-        options.append(LegalOption(kind=_BRING_IN, amount=first))
-        short = not covers and most <= second
-        options.append(LegalOption(kind=_COMPLETE, amount=most if short else second, all_in=short))
-        return tuple(options)
-    if cur > bet:
-        options.append(LegalOption(kind=_FOLD, amount=bet))
-        if not covers and most <= cur:
-            options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
-        else:
-            options.append(LegalOption(kind=_CALL, amount=cur))
-    else:
-        options.append(LegalOption(kind=_CHECK, amount=bet))
-    kind = _RAISE_KINDS[raise_kind]
-    if kind is not None:
-        for target in (first, second) if second else (first,):
-            if not covers and most <= target:
-                options.append(LegalOption(kind=kind, amount=most, all_in=True))
-                break
-            options.append(LegalOption(kind=kind, amount=target))
-    return tuple(options)
 
 
 class Betting:
@@ -183,8 +122,8 @@ class Betting:
     _big_locked: bool
     _bring_in_due: bool
     _aggressor: int | None
-    _offer: tuple[int, int, int]
-    _legal: _Legal | None  # the current decision's options (None: not worked out yet)
+    _offer: Offer
+    _legal: Legal | None  # the current decision's options (None: not worked out yet)
     _after: tuple[tuple[int, ...], ...]  # _after[i]: the other players clockwise from i
     _eventlog: EventLog
     _log: list[RawEvent]
@@ -200,7 +139,7 @@ class Betting:
         """Who acts and the exact legal options (empty when the hand is over)."""
         i = self._to_act
         if i is None:
-            return _OVER
+            return NOBODY_TO_ACT
         legal = self._legal or self._work_out_legal()
         seat = self.seat_numbers[i]
         view = legal.views[seat]  # not ``or``: that would call LegalActions.__len__
@@ -209,7 +148,7 @@ class Betting:
     def _options(self) -> tuple[LegalOption, ...]:
         return (self._legal or self._work_out_legal()).options
 
-    def _work_out_legal(self) -> _Legal:
+    def _work_out_legal(self) -> Legal:
         """The options of the player to act, interned by the amounts they depend on."""
         i = self._to_act
         assert i is not None
@@ -219,38 +158,38 @@ class Betting:
         if self._bring_in_due:  # the first action of the round: the player's bet is 0
             small = stakes.small_bet
             key = (bet, -1, most if most <= small else -1, 0, stakes.bring_in, small)
-            legal = self._legal = _LEGAL.get(key) or _intern(key)
+            legal = self._legal = LEGAL.get(key) or intern(key)
             return legal
         cur = self._cur
         offer = self._offer
-        if offer is not _NO_OFFER and (most <= cur or self._acted[i]):
-            offer = _NO_OFFER
-        if offer is not _NO_OFFER:
+        if offer is not NO_OFFER and (most <= cur or self._acted[i]):
+            offer = NO_OFFER
+        if offer is not NO_OFFER:
             cannot_act, bets, stacks = self._cannot_act, self._bet, self._stack
             for j in self._after[i]:
                 # Somebody else still in must be able to call more than the current bet.
                 if not cannot_act[j] and bets[j] + stacks[j] > cur:
                     break
             else:
-                offer = _NO_OFFER
+                offer = NO_OFFER
         top = offer[2] or offer[1]
         if most > cur and most > top:
             most = -1  # covers every amount: the same options as any other deep stack
         key = (bet, cur, most, *offer)
-        legal = self._legal = _LEGAL.get(key) or _intern(key)
+        legal = self._legal = LEGAL.get(key) or intern(key)
         return legal
 
     def _set_offer(self) -> None:
         """The bet or raise open to a player who may still raise in this round (after the cap:
         none). Set when the round begins and after each completion, bet or raise."""
         if not self._uncapped and self._bets >= self._cap:
-            self._offer = _NO_OFFER
+            self._offer = NO_OFFER
             return
         stakes = self.stakes
         if self._bets == 0 and self._stud and self._street == 0 and stakes.bring_in:
-            self._offer = (_RAISE_COMPLETE, stakes.small_bet, 0)
+            self._offer = (RAISE_COMPLETE, stakes.small_bet, 0)
             return
-        kind = _RAISE_BET if self._bets == 0 else _RAISE_RAISE
+        kind = RAISE_BET if self._bets == 0 else RAISE_RAISE
         full = self._full
         if not self._double:
             self._offer = (kind, full + self._unit, 0)

@@ -1,0 +1,91 @@
+"""The legal options of a decision, interned: one shared tuple per key of amounts.
+
+Legal options are immutable and depend only on a few amounts (the player's bet, the bet to
+call, his all-in total when it limits anything, and the bet or raise open to him), so the
+betting round works out that key and looks the options up here instead of building them.
+"""
+
+from __future__ import annotations
+
+from studpoker.engine.actions import ActionKind, LegalActions, LegalOption
+
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_BRING_IN = ActionKind.BRING_IN
+_COMPLETE = ActionKind.COMPLETE
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+
+# Legal options are immutable and depend only on a few amounts: the whole option tuple is
+# interned under that key (see ``Betting._work_out_legal``), built once, and shared by every hand,
+# with one ``LegalActions`` view per seat number made on first use.
+NO_RAISE, RAISE_COMPLETE, RAISE_BET, RAISE_RAISE = 0, 1, 2, 3
+_RAISE_KINDS = (None, _COMPLETE, _BET, _RAISE)
+Offer = tuple[int, int, int]  # (raise kind, first target, second target): see Betting._set_offer
+NO_OFFER: Offer = (NO_RAISE, 0, 0)
+OptionKey = tuple[int, int, int, int, int, int]
+
+
+class Legal:
+    """The interned options for one key and their per-seat views."""
+
+    __slots__ = ("options", "views")
+
+    def __init__(self, options: tuple[LegalOption, ...]) -> None:
+        self.options = options
+        self.views: list[LegalActions | None] = [None] * 11  # by seat number 1..10
+
+    def view(self, seat: int) -> LegalActions:
+        view = self.views[seat]
+        if view is None:
+            view = self.views[seat] = LegalActions(seat=seat, options=self.options)
+        return view
+
+
+LEGAL: dict[OptionKey, Legal] = {}
+
+
+def intern(key: OptionKey) -> Legal:
+    if len(LEGAL) > 50_000:
+        LEGAL.clear()
+    legal = LEGAL[key] = Legal(_build_options(key))
+    return legal
+
+
+NOBODY_TO_ACT = LegalActions(seat=None)  # legal_actions() once the hand is over
+
+
+def _build_options(key: OptionKey) -> tuple[LegalOption, ...]:
+    """The options from their key ``(bet, cur, most, raise_kind, first, second)``: the player's
+    bet, the bet to call, his all-in total (``most`` -1: it covers every amount below) and the
+    bet or raise targets (``second`` 0: only one).
+
+    The bring-in decision uses ``cur = -1`` with ``first`` the bring-in, ``second`` the small bet.
+    """
+    bet, cur, most, raise_kind, first, second = key
+    covers = most < 0
+    options: list[LegalOption] = []
+    if cur < 0:  # the bring-in is due: post it (all-in when short) or complete
+        if not covers and most <= first:
+            return (LegalOption(kind=_BRING_IN, amount=most, all_in=True),)
+        options.append(LegalOption(kind=_BRING_IN, amount=first))
+        short = not covers and most <= second
+        options.append(LegalOption(kind=_COMPLETE, amount=most if short else second, all_in=short))
+        return tuple(options)
+    if cur > bet:
+        options.append(LegalOption(kind=_FOLD, amount=bet))
+        if not covers and most <= cur:
+            options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
+        else:
+            options.append(LegalOption(kind=_CALL, amount=cur))
+    else:
+        options.append(LegalOption(kind=_CHECK, amount=bet))
+    kind = _RAISE_KINDS[raise_kind]
+    if kind is not None:
+        for target in (first, second) if second else (first,):
+            if not covers and most <= target:
+                options.append(LegalOption(kind=kind, amount=most, all_in=True))
+                break
+            options.append(LegalOption(kind=kind, amount=target))
+    return tuple(options)
