@@ -126,7 +126,15 @@ async def crash_run(
                 assert state["balanced"], state["report"]
                 survived += 1
                 # The clients come back and sit again.
-                await wait_for(lambda: all(p.seated for p in run.players), 60, "every player seated again")
+                try:
+                    await wait_for(
+                        lambda: all(p.seated or p.gave_up for p in run.players),
+                        60,
+                        "every player seated again",
+                    )
+                except AssertionError as exc:
+                    waiting = [(p.name, p.sessions, p.ws is not None) for p in run.players if not p.seated]
+                    raise AssertionError(f"after {kill + 1} kills: {exc}: {waiting}") from None
             seen_at_end = len(run.metrics.hands)
             await wait_for(lambda: len(run.metrics.hands) > seen_at_end, 60, "hands resume")
             run.control.stop_at = time.monotonic()

@@ -198,6 +198,7 @@ class LoadPlayer:
         self._pending = None
         self._due = math.inf
         self.seated = False
+        self._sit_sent = 0.0  # a sit sent on the last connection may never have been answered
         try:
             welcome = json.loads(await asyncio.wait_for(ws.recv(), 20))
             if welcome.get("type") != "welcome":
