@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 # pytest-xdist spreads the suite over the machine's cores.
 PYTEST_ARGS ?= -n 2
 
-.PHONY: test lint bench slow serve clean venv
+.PHONY: test lint bench slow serve clean venv screenshots
 
 venv: $(STAMP)
 
@@ -21,8 +21,15 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
+# The browser suite runs on its own: Playwright's sync API keeps an event loop in the worker
+# that would clash with the asyncio tests.
 test: lint
-	$(BIN)/pytest $(PYTEST_ARGS) -m "not slow"
+	$(BIN)/pytest $(PYTEST_ARGS) -m "not slow and not browser"
+	$(BIN)/pytest $(PYTEST_ARGS) -m "browser and not slow"
+
+# Refresh the README's screenshots from a real browser session.
+screenshots: $(STAMP)
+	STUDPOKER_SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -m browser tests/browser
 
 # Long runs: exhaustive counts, big differential runs, the benchmark tables.
 slow: $(STAMP)
