@@ -216,10 +216,11 @@ def _sorted_desc(cards: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted((int(c) for c in cards), reverse=True))
 
 
-class HighHand:
-    """The best 5-card high hand: compares by ``value`` (1 to 7,462; greater is better).
+class _RankedHand:
+    """A hand known by its ``value``: hands of one kind order by it (greater is better).
 
-    ``cards`` and ``name`` are computed when first asked for.
+    Only hands of the same class compare: a high hand and a low hand are different scales.
+    ``cards`` and ``name`` are left to the subclass and computed when first asked for.
     """
 
     __slots__ = ("_cards", "_source", "_value")
@@ -237,6 +238,43 @@ class HighHand:
     def value(self) -> int:
         """The hand's strength as an int: greater is better, equal values tie."""
         return self._value
+
+    def _other_value(self, other: object) -> int | None:
+        if type(other) is type(self):
+            return other._value
+        return None
+
+    def __lt__(self, other: object) -> bool:
+        value = self._other_value(other)
+        return NotImplemented if value is None else self._value < value
+
+    def __le__(self, other: object) -> bool:
+        value = self._other_value(other)
+        return NotImplemented if value is None else self._value <= value
+
+    def __gt__(self, other: object) -> bool:
+        value = self._other_value(other)
+        return NotImplemented if value is None else self._value > value
+
+    def __ge__(self, other: object) -> bool:
+        value = self._other_value(other)
+        return NotImplemented if value is None else self._value >= value
+
+    def __eq__(self, other: object) -> bool:
+        value = self._other_value(other)
+        return NotImplemented if value is None else self._value == value
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._value))
+
+
+class HighHand(_RankedHand):
+    """The best 5-card high hand: compares by ``value`` (1 to 7,462; greater is better).
+
+    ``cards`` and ``name`` are computed when first asked for.
+    """
+
+    __slots__ = ()
 
     @property
     def category(self) -> Category:
@@ -265,34 +303,6 @@ class HighHand:
     def name(self) -> str:
         """The hand as players say it, e.g. ``Full House, Kings full of Sevens``."""
         return _name_high(self.cards, self.category)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value < other.value
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value <= other.value
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value > other.value
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value >= other.value
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value == other.value
-
-    def __hash__(self) -> int:
-        return hash(("high", self.value))
 
     def __repr__(self) -> str:
         return f"HighHand({self.name!r}, {' '.join(map(str, self.cards))}, value={self.value})"
@@ -332,28 +342,14 @@ def _name_high(cards: tuple[Card, ...], category: Category) -> str:
     return f"High Card, {RANK_NAMES[r[0]]}"
 
 
-class LowHand:
+class LowHand(_RankedHand):
     """An ace-to-five low: compares by ``value`` (1 to 6,175; greater is better).
 
     Razz and eight-or-better lows share this scale, so they compare with each other;
     the wheel (5-4-3-2-A) is 6,175.
     """
 
-    __slots__ = ("_cards", "_source", "_value")
-
-    _value: int
-    _source: tuple[Any, ...]
-    _cards: tuple[Card, ...] | None
-
-    def __init__(self, value: int, source: tuple[Any, ...]) -> None:
-        self._value = value
-        self._source = source
-        self._cards = None
-
-    @property
-    def value(self) -> int:
-        """The hand's strength as an int: greater is better, equal values tie."""
-        return self._value
+    __slots__ = ()
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -410,34 +406,6 @@ class LowHand:
         if lr[0] == lr[3]:
             return f"Four of a Kind, {_LOW_PLURALS[lr[0]]}"
         return f"Full House, {_LOW_PLURALS[lr[0]]} full of {_LOW_PLURALS[lr[3]]}"
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, LowHand):
-            return NotImplemented
-        return self.value < other.value
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, LowHand):
-            return NotImplemented
-        return self.value <= other.value
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, LowHand):
-            return NotImplemented
-        return self.value > other.value
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, LowHand):
-            return NotImplemented
-        return self.value >= other.value
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LowHand):
-            return NotImplemented
-        return self.value == other.value
-
-    def __hash__(self) -> int:
-        return hash(("low", self.value))
 
     def __repr__(self) -> str:
         return f"LowHand({self.name!r}, {' '.join(map(str, self.cards))}, value={self.value})"
