@@ -68,7 +68,10 @@ async def play_until(clients: list[Client], stop: Any, timeout: float) -> list[d
     seen: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        stopped = False
         for client in clients:
+            # The whole drained batch is handled (a your_turn may come in the same batch as the
+            # message we stop at: dropping it would leave the hand waiting for nobody).
             for message in client.drain():
                 seen.append(message)
                 if message["type"] == "your_turn":
@@ -81,8 +84,9 @@ async def play_until(clients: list[Client], stop: Any, timeout: float) -> list[d
                         amount=option["amount"],
                         version=message["version"],
                     )
-                if stop(message):
-                    return seen
+                stopped = stopped or bool(stop(message))
+        if stopped:
+            return seen
         await asyncio.sleep(0.01)
     return seen
 
