@@ -122,12 +122,6 @@ async def test_no_hand_starts_while_writes_fail(tmp_path: Path, message: str) ->
         await play_until(clients, lambda m: m["type"] == "hand_finished", 20)
 
 
-@pytest.mark.xfail(
-    reason="a failing hand start is only logged (server/actor.py _start: log.exception, retry in 2 s);"
-    " the players see nothing. Proposal: publish a table event {kind: 'paused', reason: 'database"
-    " unavailable'} on the first failure and {kind: 'resumed'} when a hand starts again.",
-    strict=False,
-)
 async def test_players_are_told_when_hands_cannot_start(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path, hand_pause_seconds=1.0)) as harness:
         _table_id, clients = await seated_pair(harness)
@@ -150,12 +144,6 @@ async def test_sitting_down_while_writes_fail_is_refused_cleanly(tmp_path: Path)
         await harness.seat(client, table.table_id, 1, 4000)
 
 
-@pytest.mark.xfail(
-    reason="server/actor.py _stand_up sends the ack before store_cash_out: when the write fails the"
-    " client has an ack for a stand-up that did not happen (then an internal_error). Proposal: ack"
-    " after the cash-out committed (as _sit does after store_buy_in).",
-    strict=False,
-)
 async def test_standing_up_while_writes_fail_is_not_acknowledged(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as harness:
         table = await harness.add_table()
@@ -192,12 +180,11 @@ async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands
 
 
 @pytest.mark.xfail(
-    reason="after finish_hand fails, TableActor._recover tries _void_hand, whose write fails too"
-    " (suppressed); actor.hand stays set with is_over, so _maybe_schedule_hand never schedules and"
-    " nothing retries: the table is stuck for good after the database comes back, the hand stays"
-    " in_progress until a restart. Proposal (server/actor.py _recover/_finish_hand): keep the"
-    " finished hand pending, publish a 'paused' event, and retry store_finish_hand (then"
-    " store_void_hand) with backoff; only clear actor.hand once one of them committed.",
+    reason="server fixed (the finished hand stays pending, is retried with backoff, 'paused' /"
+    " 'resumed' events; tests/server/test_store_outage.py). Flaky here because of the harness:"
+    " play_until returns in the middle of a drained batch, and when the first your_turn arrives"
+    " with hand_started (common since protocol 1.2 sends fewer frames) it is dropped, nobody acts"
+    " during the 4 s window, nothing is written and nothing is paused. Fix: finish the batch.",
     strict=False,
 )
 async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:

@@ -60,6 +60,17 @@ def test_token_bucket_and_login_limiter() -> None:
     now[0] += 11
     assert limiter.retry_after("ann", "1.2.3.4") == 0
 
+    # Password spraying: one address, one try per name, runs out of its budget for every name.
+    spray = LoginLimiter(max_failures=5, window=10.0, clock=lambda: now[0], max_address_failures=3)
+    for name in ("a1", "a2", "a3"):
+        assert spray.retry_after(name, "9.9.9.9") == 0
+        spray.failed(name, "9.9.9.9")
+    assert spray.retry_after("a4", "9.9.9.9") > 0 and spray.retry_after("a4", "8.8.8.8") == 0
+    spray.succeeded("a1", "9.9.9.9")  # a success does not refill the address's budget
+    assert spray.retry_after("a5", "9.9.9.9") > 0
+    now[0] += 11
+    assert spray.retry_after("a4", "9.9.9.9") == 0
+
 
 async def test_websocket_auth(harness: Harness) -> None:
     # No token: the first message must be auth.

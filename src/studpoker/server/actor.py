@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import enum
+import json
 import logging
 import time
 import uuid
@@ -22,7 +23,14 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from studpoker.cards import Card, Deck
+
+# The engine (and numpy under it) is imported with the server, not by the first hand: a lazy
+# import there blocked the event loop, and every table with it, for about 1.8 s.
+from studpoker.engine import Action, ActionKind, Hand, IllegalActionError
+from studpoker.games import HouseRules, Stakes, get_game
 
 from .clock import ActionClock
 from .connections import Connection
@@ -39,6 +47,7 @@ from .protocol import (
     TableStateMsg,
     YourTurnMsg,
     _Out,
+    encode,
 )
 
 if TYPE_CHECKING:
@@ -77,6 +86,40 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [jsonable(v) for v in value]
     return str(value)
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is the store failing (disk full, database locked or gone)."""
+    return isinstance(exc, SQLAlchemyError | OSError | ConnectionError)
+
+
+def _dumps(data: Any) -> str:
+    """Compact JSON text, as pydantic's ``model_dump_json`` writes it."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _encoded_event(
+    table_id: int, version: int, hand_id: str | None, data: dict[str, Any], clock: dict[str, Any] | None
+) -> tuple[str, EventMsg]:
+    """An ``event`` message as JSON text (for the sockets) and as a model (for in-process bots)."""
+    envelope: dict[str, Any] = {
+        "type": "event",
+        "table_id": table_id,
+        "version": version,
+        "hand_id": hand_id,
+        "event": data,
+    }
+    if clock is not None:
+        envelope["clock"] = clock
+    message = EventMsg.model_construct(
+        type="event",
+        table_id=table_id,
+        version=version,
+        hand_id=hand_id,
+        event=data,
+        clock=None if clock is None else ClockInfo(**clock),
+    )
+    return _dumps(envelope), message
 
 
 def event_dict(event: Any) -> dict[str, Any]:
@@ -159,6 +202,13 @@ class ClockExpired(Command):
 @dataclass(kw_only=True)
 class StartHand(Command):
     pass
+
+
+@dataclass(kw_only=True)
+class RetrySettle(Command):
+    """Try again to write the end (or the void) of a finished hand the store refused."""
+
+    hand_id: str
 
 
 @dataclass(kw_only=True)
@@ -259,6 +309,11 @@ class TableActor:
         self.stopped = False
         # Shutting down: no new hand starts; the one being played may finish.
         self.draining = False
+        # Set while the store refuses writes (a ``paused`` table event told the watchers).
+        self.paused: str | None = None
+        # A finished hand the store has not taken yet: retried with backoff (RetrySettle).
+        self._settle_failures = 0
+        self._settle_timer: asyncio.TimerHandle | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -300,12 +355,18 @@ class TableActor:
             except TableError as exc:
                 if command.conn is not None:
                     command.conn.send(self._error(exc.code, exc.message, command.ref))
-            except Exception:
+            except Exception as exc:
                 log.exception("table %s: command %r failed", self.table_id, command)
                 if command.conn is not None:
-                    command.conn.send(
-                        self._error(ErrorCode.INTERNAL, "the server could not handle that", command.ref)
-                    )
+                    if is_database_error(exc):
+                        error = self._error(
+                            ErrorCode.UNAVAILABLE, "the database is unavailable: try again later", command.ref
+                        )
+                    else:
+                        error = self._error(
+                            ErrorCode.INTERNAL, "the server could not handle that", command.ref
+                        )
+                    command.conn.send(error)
                 await self._recover()
             finally:
                 if command.done is not None and not command.done.done():
@@ -429,11 +490,24 @@ class TableActor:
             if message is not None:
                 conn.send(message)
 
+    def _broadcast_same(self, build: Callable[[int], _Out]) -> None:
+        """One versioned message, the same for every watcher: built and encoded once."""
+        self.version += 1
+        message = build(self.version)
+        text = encode(message)
+        for conn in list(self.watchers.values()):
+            conn.send_encoded(text, message)
+
     def _publish_table_event(self, event: dict[str, Any]) -> None:
         hand_id = self.hand_id
-        self._broadcast(
-            lambda _seat, version: EventMsg(
-                table_id=self.table_id, version=version, hand_id=hand_id, event=event
+        self._broadcast_same(
+            lambda version: EventMsg.model_construct(
+                type="event",
+                table_id=self.table_id,
+                version=version,
+                hand_id=hand_id,
+                event=event,
+                clock=None,
             )
         )
 
@@ -448,47 +522,55 @@ class TableActor:
             }
         )
 
-    def _publish_engine_events(self) -> None:
+    def _publish_engine_events(self, clock: ClockInfo | None = None) -> None:
         """Send the engine events that watchers have not had, each seat its own redacted copy.
 
-        Events are matched across seats by their engine version; a watcher whose view lacks
-        an event (one only another seat may see) gets a ``hidden`` placeholder, so that table
-        versions stay gap-free for everyone.
+        Each event is turned into JSON once per viewer class: the public copy (spectators and
+        every seat the event is not about) and, for an event only one seat may see in full (its
+        down card), that seat's copy; watchers of one class get the same pre-encoded text.
+        ``clock``, the decision that starts after these events, rides on the last one.
         """
         hand = self.hand
         if hand is None:
             return
         after = self._engine_seen
-        per_seat: dict[int | None, dict[int, Any]] = {}
-        viewers: set[int | None] = {None}
-        for conn in self.watchers.values():
-            viewers.add(self._engine_seat(self._viewer_seat(conn)))
-        for viewer in viewers:
-            per_seat[viewer] = {int(e.version): e for e in hand.events_for(viewer, after)}
-        versions = sorted({v for events in per_seat.values() for v in events})
+        public = hand.events_for(None, after)
+        if not public:
+            if clock is not None:
+                self._publish_table_event({"kind": "clock", **clock.model_dump()})
+            return
+        # Who watches from which dealt seat (everyone else sees the public copy).
+        seat_of_account = {s.account_id: s.seat for s in self.seats.values()}
+        dealt = self.hand_accounts
+        groups: dict[int | None, list[Connection]] = {}
+        for conn in list(self.watchers.values()):
+            seat = seat_of_account.get(conn.account_id)
+            viewer = seat if seat is not None and seat in dealt else None
+            groups.setdefault(viewer, []).append(conn)
+        # A dealt seat's list matches the public one event for event; where it differs, its
+        # copy keeps ``visibility`` (the public copy has it cleared and the cards hidden).
+        private: dict[int, tuple[Any, ...]] = {
+            viewer: hand.events_for(viewer, after) for viewer in groups if viewer is not None
+        }
+        table_id = self.table_id
         hand_id = self.hand_id
-        for engine_version in versions:
-            encoded: dict[int | None, dict[str, Any]] = {}
-            for viewer, events in per_seat.items():
-                event = events.get(engine_version)
-                encoded[viewer] = (
-                    event_dict(event) if event is not None else {"kind": "hidden", "version": engine_version}
-                )
-            self._broadcast(self._event_builder(hand_id, encoded))
-        self._engine_seen = max([after, *versions])
-
-    def _event_builder(
-        self, hand_id: str | None, encoded: dict[int | None, dict[str, Any]]
-    ) -> Callable[[int | None, int], _Out | None]:
-        def build(seat: int | None, version: int) -> _Out | None:
-            return EventMsg(
-                table_id=self.table_id,
-                version=version,
-                hand_id=hand_id,
-                event=encoded[self._engine_seat(seat)],
-            )
-
-        return build
+        last = len(public) - 1
+        clock_data = None if clock is None else clock.model_dump()
+        for i, event in enumerate(public):
+            self.version += 1
+            version = self.version
+            on_clock = clock_data if i == last else None
+            public_copy = _encoded_event(table_id, version, hand_id, event.to_dict(), on_clock)
+            for viewer, conns in groups.items():
+                copy = public_copy
+                if viewer is not None:
+                    own = private[viewer][i]
+                    if own.visibility is not None:
+                        copy = _encoded_event(table_id, version, hand_id, own.to_dict(), on_clock)
+                text, message = copy
+                for conn in conns:
+                    conn.send_encoded(text, message)
+        self._engine_seen = max(after, *(int(e.version) for e in public))
 
     # -- the decision and the clock -----------------------------------------------------------
 
@@ -537,36 +619,46 @@ class TableActor:
         self.submit(ClockExpired(serial=serial))
 
     async def _after_change(self) -> None:
-        """After the hand moved: publish its events, then finish it or start the next decision."""
-        self._publish_engine_events()
-        hand = self.hand
-        if hand is None:
+        """After the hand moved: publish its events, then finish it or start the next decision.
+
+        The new decision's clock rides on the last event. A seat that is leaving has each of its
+        decisions timed out at once: a loop, one turn per decision (no recursion).
+        """
+        while True:
+            hand = self.hand
+            if hand is None:
+                return
+            if hand.is_over:
+                self._publish_engine_events()
+                await self._finish_hand()
+                return
+            seat = hand.to_act
+            assert self.hand_id is not None
+            decision = self.clock.start(self.hand_id, seat)
+            self._publish_engine_events(
+                ClockInfo(
+                    seat=seat,
+                    think_ends=decision.think_ends,
+                    countdown_ends=decision.countdown_ends,
+                    extended=False,
+                )
+            )
+            self._decision_version = self.version
+            state = self.seats.get(seat)
+            if state is not None and state.leaving:
+                await self._time_out(seat, allow_protection=False)
+                continue
+            turn = self._your_turn_for(seat)
+            if turn is not None:
+                self._send_to_seat(seat, turn)
             return
-        if hand.is_over:
-            await self._finish_hand()
-            return
-        seat = hand.to_act
-        assert self.hand_id is not None
-        decision = self.clock.start(self.hand_id, seat)
-        self._publish_table_event(
-            {
-                "kind": "clock",
-                "seat": seat,
-                "think_ends": decision.think_ends,
-                "countdown_ends": decision.countdown_ends,
-                "extended": False,
-            }
-        )
-        self._decision_version = self.version
-        state = self.seats.get(seat)
-        if state is not None and state.leaving:
-            await self._apply_timeout(seat, allow_protection=False)
-            return
-        turn = self._your_turn_for(seat)
-        if turn is not None:
-            self._send_to_seat(seat, turn)
 
     async def _apply_timeout(self, seat: int, *, allow_protection: bool) -> None:
+        await self._time_out(seat, allow_protection=allow_protection)
+        await self._after_change()
+
+    async def _time_out(self, seat: int, *, allow_protection: bool) -> None:
+        """Apply the clock rule to ``seat``'s decision (the caller publishes what follows)."""
         hand = self.hand
         state = self.seats.get(seat)
         protection = False
@@ -577,7 +669,6 @@ class TableActor:
         if state is not None and not state.leaving:
             state.timed_out = True
             state.sitting_out = True
-        await self._after_change()
 
     def _needs_protection(self, seat: int) -> bool:
         """Whether the clock rule would use the protected all-in (checking is not free and the
@@ -609,9 +700,6 @@ class TableActor:
         self.submit(StartHand())
 
     async def _start_hand(self) -> None:
-        from studpoker.engine import Hand
-        from studpoker.games import HouseRules, Stakes, get_game
-
         players = self._eligible()
         if self.hand is not None or len(players) < 2:
             return
@@ -643,6 +731,7 @@ class TableActor:
         self.hand_accounts = {s.seat: s.account_id for s in players}
         self._engine_seen = 0
         self._deck = deck
+        self._resume()
         seat_numbers = [s.seat for s in players]
         self._broadcast(
             lambda _seat, version: HandStartedMsg(
@@ -682,9 +771,23 @@ class TableActor:
             awards[seat] = final_stacks.get(seat, start - put) - start + put
         deck = self._deck
         assert deck is not None
-        await self.room.store_finish_hand(
-            hand, hand_id, contributions, awards, deck, accounts=self.hand_accounts, table=self.config.name
-        )
+        try:
+            await self.room.store_finish_hand(
+                hand,
+                hand_id,
+                contributions,
+                awards,
+                deck,
+                accounts=self.hand_accounts,
+                table=self.config.name,
+            )
+        except Exception as exc:
+            # Nothing was written (one transaction): the finished hand stays pending, the table
+            # waits, and the end is written again later (or the hand voided).
+            log.exception("table %s: could not write the end of hand %s", self.table_id, hand_id)
+            self._settle_later(exc)
+            return
+        self._settled()
         for seat, stack in final_stacks.items():
             state = self.seats.get(seat)
             if state is not None and state.account_id == self.hand_accounts.get(seat):
@@ -733,6 +836,40 @@ class TableActor:
             self._publish_seats("stood_up")
         self._maybe_schedule_hand()
 
+    def _pause(self, exc: BaseException) -> None:
+        """Tell the watchers (once) that hands cannot go on while the store fails."""
+        reason = "database unavailable" if is_database_error(exc) else "internal error"
+        if self.paused is None:
+            self.paused = reason
+            self._publish_table_event({"kind": "paused", "reason": reason})
+
+    def _resume(self) -> None:
+        if self.paused is not None:
+            self.paused = None
+            self._publish_table_event({"kind": "resumed"})
+
+    def _settle_later(self, exc: BaseException) -> None:
+        """The store refused the end of the finished hand: retry with backoff."""
+        self.clock.cancel()
+        self._pause(exc)
+        self._settle_failures += 1
+        if self._settle_timer is not None or self.stopped or self.hand_id is None:
+            return
+        delay = min(10.0, 0.25 * 2 ** min(self._settle_failures, 8))
+        hand_id = self.hand_id
+        self._settle_timer = asyncio.get_running_loop().call_later(delay, self._settle_due, hand_id)
+
+    def _settle_due(self, hand_id: str) -> None:
+        self._settle_timer = None
+        self.submit(RetrySettle(hand_id=hand_id))
+
+    def _settled(self) -> None:
+        self._settle_failures = 0
+        if self._settle_timer is not None:
+            self._settle_timer.cancel()
+            self._settle_timer = None
+        self._resume()
+
     async def _void_hand(self, reason: str) -> None:
         """Abandon the hand in progress: the store returns every contribution; stacks as before."""
         hand_id = self.hand_id
@@ -740,6 +877,7 @@ class TableActor:
         if hand_id is None:
             return
         await self.room.store_void_hand(hand_id, reason)
+        self._settled()
         for seat, stack in self._start_stacks.items():
             state = self.seats.get(seat)
             if state is not None and state.account_id == self.hand_accounts.get(seat):
@@ -760,9 +898,13 @@ class TableActor:
         except Exception:
             ok = False
         if not ok:
-            with contextlib.suppress(Exception):
+            try:
                 await self._void_hand("internal error")
-            self._maybe_schedule_hand()
+            except Exception as exc:
+                log.exception("table %s: could not void hand %s", self.table_id, self.hand_id)
+                self._settle_later(exc)
+                return
+            await self._after_hand()
 
 
 def table_stats(
@@ -902,17 +1044,20 @@ async def _sit_in(actor: TableActor, cmd: SitIn) -> None:
 @handles(StandUp)
 async def _stand_up(actor: TableActor, cmd: StandUp) -> None:
     state = actor._require_seat(cmd)
-    actor._ack(cmd, "stand_up")
-    if actor.in_hand(state.seat) and not actor.hand.is_over:
-        # Cashed out after the hand; his decisions until then are folded / checked at once.
+    if actor.in_hand(state.seat):
+        # Cashed out after the hand (also one that is over but not yet written); his decisions
+        # until then are folded / checked at once.
+        actor._ack(cmd, "stand_up")
         state.leaving = True
         actor._publish_seats("leaving", state.seat)
         decision = actor.clock.current
-        if decision is not None and decision.seat == state.seat:
+        if not actor.hand.is_over and decision is not None and decision.seat == state.seat:
             await actor._apply_timeout(state.seat, allow_protection=False)
         return
+    # Acknowledged once the cash-out is committed: a refused write answers an error only.
     await actor.room.store_cash_out(state, actor.table_id)
     del actor.seats[state.seat]
+    actor._ack(cmd, "stand_up")
     actor._publish_seats("stood_up", state.seat)
 
 
@@ -938,8 +1083,6 @@ async def _add_chips(actor: TableActor, cmd: AddChips) -> None:
 
 @handles(Act)
 async def _act(actor: TableActor, cmd: Act) -> None:
-    from studpoker.engine import Action, ActionKind, IllegalActionError
-
     state = actor._require_seat(cmd)
     hand = actor.hand
     if hand is None or actor.hand_id is None:
@@ -975,7 +1118,9 @@ async def _act(actor: TableActor, cmd: Act) -> None:
     if state.timed_out:
         state.timed_out = False
         state.sitting_out = False
-    actor._ack(cmd, "action")
+    if cmd.ref is not None:
+        # Only a tagged action gets an ack: the action event that follows answers it anyway.
+        actor._ack(cmd, "action")
     await actor._after_change()
 
 
@@ -996,18 +1141,44 @@ async def _start(actor: TableActor, cmd: StartHand) -> None:
         return
     try:
         await actor._start_hand()
-    except Exception:
+    except Exception as exc:
         # Nothing was dealt (the hand is kept only once the store has it): try again later.
         log.exception("table %s: could not start a hand", actor.table_id)
         actor.hand = None
         actor.hand_id = None
         actor.hand_accounts = {}
+        actor._pause(exc)
         actor._maybe_schedule_hand(max(2.0, actor.hand_pause_seconds))
+
+
+@handles(RetrySettle)
+async def _retry_settle(actor: TableActor, cmd: RetrySettle) -> None:
+    """Write the end of a finished hand again; after a few refusals, try to void it instead."""
+    hand = actor.hand
+    if hand is None or actor.hand_id != cmd.hand_id:
+        return
+    try:
+        over = hand.is_over
+    except Exception:
+        over = False
+    if over and actor._settle_failures < 4:
+        await actor._finish_hand()
+        return
+    try:
+        await actor._void_hand("could not be recorded")
+    except Exception as exc:
+        log.exception("table %s: could not void hand %s", actor.table_id, cmd.hand_id)
+        actor._settle_later(exc)
+        return
+    await actor._after_hand()
 
 
 @handles(Stop)
 async def _stop(actor: TableActor, cmd: Stop) -> None:
     actor.stopped = True
+    if actor._settle_timer is not None:
+        actor._settle_timer.cancel()
+        actor._settle_timer = None
     if actor._start_timer is not None:
         actor._start_timer.cancel()
         actor._start_timer = None

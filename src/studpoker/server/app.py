@@ -226,7 +226,11 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     """The room as an ASGI app. The store opens and the tables start in the lifespan."""
     settings = settings or Settings()
     factory = store_factory or _default_store
-    limiter = LoginLimiter(max_failures=settings.login_max_failures, window=settings.login_window_seconds)
+    limiter = LoginLimiter(
+        max_failures=settings.login_max_failures,
+        window=settings.login_window_seconds,
+        max_address_failures=settings.login_max_failures_per_address,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

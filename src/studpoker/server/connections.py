@@ -43,6 +43,11 @@ class Connection:
     def send(self, message: _Out) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def send_encoded(self, text: str, message: _Out) -> None:
+        """Send a message already encoded as ``text`` (the same text goes to many watchers);
+        an in-process client takes the model."""
+        self.send(message)
+
     def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
 
@@ -70,6 +75,15 @@ class WebSocketConnection(Connection):
             return
         try:
             self._queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            log.warning("%r: send queue full, disconnecting", self)
+            self.close(1008, "too slow")
+
+    def send_encoded(self, text: str, message: _Out) -> None:
+        if self.closed:
+            return
+        try:
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("%r: send queue full, disconnecting", self)
             self.close(1008, "too slow")

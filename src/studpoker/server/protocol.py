@@ -16,7 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 PROTOCOL_VERSION = 1
 # Additive changes within version 1 (docs/protocol.md, "Compatibility"): 1 = guests (watching
 # without an account), the lobby push (subscribe_lobby), the commitment in table_state, bot flags.
-PROTOCOL_MINOR = 1
+# 2 = the clock on the event that starts a decision (no separate clock event), no ack for an
+# action sent without an id (its action event answers it), the paused / resumed table events,
+# the unavailable error code.
+PROTOCOL_MINOR = 2
 MAX_MESSAGE_BYTES = 4096
 
 TableId = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -55,6 +58,7 @@ class ErrorCode:
     TABLE_CLOSED = "table_closed"
     LOGIN_REQUIRED = "login_required"
     TOO_MANY_GUESTS = "too_many_guests"
+    UNAVAILABLE = "unavailable"
     INTERNAL = "internal_error"
 
 
@@ -263,6 +267,9 @@ class EventMsg(_Out):
     version: int
     hand_id: str | None
     event: dict[str, Any]
+    # Minor 2: the decision clock that starts with this event (the last event of a change); it
+    # replaces the separate ``clock`` table event that followed every change in minor 1.
+    clock: ClockInfo | None = None
 
 
 class LegalOptionInfo(BaseModel):

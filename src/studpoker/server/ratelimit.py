@@ -34,11 +34,16 @@ class TokenBucket:
 @dataclass
 class LoginLimiter:
     """Counts failed logins per (name, address); after ``max_failures`` within ``window`` seconds
-    further attempts are refused until the window has passed since the oldest failure."""
+    further attempts are refused until the window has passed since the oldest failure.
+
+    Each address also has a budget of ``max_address_failures`` failures over all names in the
+    window (password spraying: one password tried on many names); a success does not refill it.
+    """
 
     max_failures: int = 5
     window: float = 300.0
     clock: Callable[[], float] = time.monotonic
+    max_address_failures: int = 50
     _failures: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
     def _recent(self, key: tuple[str, str]) -> list[float]:
@@ -52,16 +57,28 @@ class LoginLimiter:
 
     def retry_after(self, name: str, address: str) -> float:
         """Seconds to wait before another attempt is allowed (0 when allowed now)."""
-        key = (name.lower(), address)
-        stamps = self._recent(key)
-        if len(stamps) < self.max_failures:
-            return 0.0
-        return max(0.0, self.window - (self.clock() - stamps[0]))
+        wait = 0.0
+        for key, limit in (
+            ((name.lower(), address), self.max_failures),
+            (self._address_key(address), self.max_address_failures),
+        ):
+            stamps = self._recent(key)
+            if len(stamps) >= limit:
+                wait = max(wait, self.window - (self.clock() - stamps[len(stamps) - limit]))
+        return max(0.0, wait)
+
+    @staticmethod
+    def _address_key(address: str) -> tuple[str, str]:
+        # Names are never empty (registration requires one), so "" keys the address's budget.
+        return ("", address)
 
     def failed(self, name: str, address: str) -> None:
-        key = (name.lower(), address)
-        self._recent(key)
-        self._failures.setdefault(key, []).append(self.clock())
+        now = self.clock()
+        for key in ((name.lower(), address), self._address_key(address)):
+            self._recent(key)
+            stamps = self._failures.setdefault(key, [])
+            stamps.append(now)
+            del stamps[: -max(self.max_failures, self.max_address_failures)]
         if len(self._failures) > 100_000:  # bound memory under a spray of names
             oldest = sorted(self._failures, key=lambda k: self._failures[k][-1])[:50_000]
             for k in oldest:

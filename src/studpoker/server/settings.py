@@ -42,6 +42,8 @@ class Settings:
     # Login brute-force protection: failures per name+address within the window.
     login_max_failures: int = 5
     login_window_seconds: float = 300.0
+    # Failed logins from one address over all names in the window (password spraying).
+    login_max_failures_per_address: int = 50
     # Outgoing queue per connection; a client that falls this far behind is disconnected.
     send_queue_size: int = 1000
     # Guests (``/ws?guest=1``: watching without an account): at most this many connections at

@@ -7,7 +7,7 @@
 // never reads server messages directly: it reads `view()` (normalize), a plain picture of the
 // table.
 
-const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided"]);
+const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided", "paused", "resumed"]);
 
 export class TableState {
   constructor(tableId, { onGap } = {}) {
@@ -165,6 +165,12 @@ export class TableState {
         break;
       case "hidden": // an event only another seat may see: nothing to apply
         break;
+      case "paused": // the server cannot record hands (database unavailable): play waits
+        this.paused = event.reason ?? "paused";
+        break;
+      case "resumed":
+        this.paused = null;
+        break;
       default:
         if (kind) {
           if (msg.hand_id && msg.hand_id !== this.handId) {
@@ -173,6 +179,11 @@ export class TableState {
           }
           this.hand = reduceEvent(this.hand, event, this);
         }
+    }
+    // Protocol 1.2: the clock of the decision that starts with this event rides on it.
+    if (msg.clock) {
+      this.clock = { seat: msg.clock.seat, think_ends: msg.clock.think_ends, countdown_ends: msg.clock.countdown_ends, extended: !!msg.clock.extended };
+      if (this.hand) this.hand.to_act = msg.clock.seat;
     }
     // A new decision or any move of the hand ends the turn we were offered (a clock extension
     // for the same decision does not; its your_turn follows anyway).
