@@ -50,6 +50,7 @@ from .protocol import (
     parse_client_message,
 )
 from .settings import Settings
+from .writer import GroupCommitter
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,8 @@ class Room:
         self.store = store
         self.settings = settings
         self.actors: dict[int, TableActor] = {}
+        # The hands' start / finish / void writes of all tables, committed in groups.
+        self.writer = GroupCommitter(store)
         self.connections: dict[int, dict[int, Connection]] = {}
         self.bots: list[Any] = []
         self._bots_task: asyncio.Task[None] | None = None
@@ -187,6 +190,7 @@ class Room:
         for bot in self.bots:
             bot.stop()
         await asyncio.gather(*(a.stop() for a in self.actors.values()), return_exceptions=True)
+        await self.writer.close()
         for actor in self.actors.values():
             for state in list(actor.seats.values()):
                 try:
@@ -381,8 +385,8 @@ class Room:
     async def store_start_hand(
         self, hand_id: str, table_id: int, commitment: str, players: list[actors.SeatState]
     ) -> None:
-        starting = await self.store.start_hand(
-            hand_id, table_id, commitment, {p.seat: p.account_id for p in players}
+        starting = await self.writer.write(
+            self.store.start_hand_op(hand_id, table_id, commitment, {p.seat: p.account_id for p in players})
         )
         for p in players:
             if starting.get(p.seat) != p.stack:
@@ -416,18 +420,20 @@ class Room:
     ) -> None:
         names = {seat: self.name_of(account_id) for seat, account_id in accounts.items()}
         phh, text = _histories(hand, hand_id, names, table)
-        await self.store.finish_hand(
-            hand_id,
-            contributions=contributions,
-            awards=awards,
-            phh=phh,
-            text=text,
-            deck_order=" ".join(str(c) for c in deck.order),
-            salt=deck.salt,
+        await self.writer.write(
+            self.store.finish_hand_op(
+                hand_id,
+                contributions=contributions,
+                awards=awards,
+                phh=phh,
+                text=text,
+                deck_order=" ".join(str(c) for c in deck.order),
+                salt=deck.salt,
+            )
         )
 
     async def store_void_hand(self, hand_id: str, reason: str) -> None:
-        await self.store.void_hand(hand_id, reason)
+        await self.writer.write(self.store.void_hand_op(hand_id, reason))
 
     async def use_protected_all_in(self, account_id: int) -> bool:
         try:

@@ -13,10 +13,10 @@ import hashlib
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, nullcontext
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -64,6 +64,10 @@ from .schema import (
 DEFAULT_URL = "sqlite+aiosqlite:///studpoker.sqlite3"
 DEFAULT_GRANT = 10_000
 AUTH_FAILED = "wrong name or password"
+_T = TypeVar("_T")
+# One write of a group commit (Store.write_batch): run on the batch's connection, in a savepoint.
+WriteOp = Callable[[AsyncConnection], Awaitable[_T]]
+
 _HAND_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
 _TABLE_FIELDS = (
@@ -776,62 +780,73 @@ class Store:
     ) -> dict[int, int]:
         """Record a hand in progress (one transaction): its deck commitment and each seat's
         starting stack. ``seats`` maps seat -> account id. Returns seat -> starting stack."""
+        op = self.start_hand_op(hand_id, table_id, commitment, seats)
+        async with self._write() as conn:
+            return await op(conn)
+
+    def start_hand_op(
+        self, hand_id: str, table_id: int, commitment: str, seats: Mapping[int, int]
+    ) -> WriteOp[dict[int, int]]:
+        """:meth:`start_hand` as one write of a :meth:`write_batch` (the input checked now)."""
         if not isinstance(hand_id, str) or not _HAND_ID_RE.match(hand_id):
             raise InvalidInputError(f"hand id must be 1 to 64 of [A-Za-z0-9_.:-], not {hand_id!r}")
         if not isinstance(commitment, str) or not _HEX64_RE.match(commitment.lower()):
             raise InvalidInputError("the commitment must be a SHA-256 in hex (64 characters)")
         if len(seats) < 2:
             raise InvalidInputError("a hand needs at least two players")
+        seats = dict(seats)
+        return lambda conn: self._start_hand(conn, hand_id, table_id, commitment, seats)
+
+    async def _start_hand(
+        self, conn: AsyncConnection, hand_id: str, table_id: int, commitment: str, seats: Mapping[int, int]
+    ) -> dict[int, int]:
         starting: dict[int, int] = {}
-        async with self._write() as conn:
-            await self._table(conn, table_id)
-            if await conn.scalar(select(hands.c.id).where(hands.c.id == hand_id)) is not None:
-                raise StoreError(f"hand {hand_id} already exists")
-            busy = await conn.scalar(
-                select(hands.c.id)
-                .where(hands.c.table_id == table_id, hands.c.status == "in_progress")
-                .limit(1)
-            )
-            if busy is not None:
-                raise StoreError(f"table {table_id} already has hand {busy} in progress")
-            rows = {
-                int(r.seat): r
-                for r in (
-                    await conn.execute(
-                        select(schema.seats.c.seat, schema.seats.c.account_id, schema.seats.c.stack)
-                        .where(schema.seats.c.table_id == table_id, schema.seats.c.seat.in_(list(seats)))
-                        .with_for_update()
-                    )
-                ).all()
-            }
-            for seat, account_id in seats.items():
-                row = rows.get(seat)
-                if row is None or row.account_id != account_id:
-                    raise StoreError(f"seat {seat} at table {table_id} is not held by account {account_id}")
-                starting[seat] = int(row.stack)
-            await conn.execute(
-                insert(hands).values(
-                    id=hand_id,
-                    table_id=table_id,
-                    status="in_progress",
-                    commitment=commitment.lower(),
-                    started_at=self._now(),
+        await self._table(conn, table_id)
+        if await conn.scalar(select(hands.c.id).where(hands.c.id == hand_id)) is not None:
+            raise StoreError(f"hand {hand_id} already exists")
+        busy = await conn.scalar(
+            select(hands.c.id).where(hands.c.table_id == table_id, hands.c.status == "in_progress").limit(1)
+        )
+        if busy is not None:
+            raise StoreError(f"table {table_id} already has hand {busy} in progress")
+        rows = {
+            int(r.seat): r
+            for r in (
+                await conn.execute(
+                    select(schema.seats.c.seat, schema.seats.c.account_id, schema.seats.c.stack)
+                    .where(schema.seats.c.table_id == table_id, schema.seats.c.seat.in_(list(seats)))
+                    .with_for_update()
                 )
+            ).all()
+        }
+        for seat, account_id in seats.items():
+            row = rows.get(seat)
+            if row is None or row.account_id != account_id:
+                raise StoreError(f"seat {seat} at table {table_id} is not held by account {account_id}")
+            starting[seat] = int(row.stack)
+        await conn.execute(
+            insert(hands).values(
+                id=hand_id,
+                table_id=table_id,
+                status="in_progress",
+                commitment=commitment.lower(),
+                started_at=self._now(),
             )
-            await conn.execute(
-                insert(hand_seats),
-                [
-                    {
-                        "hand_id": hand_id,
-                        "seat": seat,
-                        "account_id": account_id,
-                        "starting_stack": starting[seat],
-                        "contribution": 0,
-                        "award": 0,
-                    }
-                    for seat, account_id in sorted(seats.items())
-                ],
-            )
+        )
+        await conn.execute(
+            insert(hand_seats),
+            [
+                {
+                    "hand_id": hand_id,
+                    "seat": seat,
+                    "account_id": account_id,
+                    "starting_stack": starting[seat],
+                    "contribution": 0,
+                    "award": 0,
+                }
+                for seat, account_id in sorted(seats.items())
+            ],
+        )
         return starting
 
     async def _open_hand(
@@ -907,6 +922,30 @@ class Store:
         histories, and the revealed deck (which must match the commitment). ``contributions`` are
         each seat's total for the hand; awards must sum to them exactly, else :class:`StoreError`
         and nothing is written. Returns seat -> new stack for the hand's seats."""
+        op = self.finish_hand_op(
+            hand_id,
+            contributions=contributions,
+            awards=awards,
+            phh=phh,
+            text=text,
+            deck_order=deck_order,
+            salt=salt,
+        )
+        async with self._write() as conn:
+            return await op(conn)
+
+    def finish_hand_op(
+        self,
+        hand_id: str,
+        *,
+        contributions: Mapping[int, int],
+        awards: Mapping[int, int],
+        phh: str,
+        text: str,
+        deck_order: str | Sequence[int | str],
+        salt: str,
+    ) -> WriteOp[dict[int, int]]:
+        """:meth:`finish_hand` as one write of a :meth:`write_batch` (the input checked now)."""
         put = _check_chips(contributions, "contribution")
         won = _check_chips(awards, "award")
         if sum(put.values()) != sum(won.values()):
@@ -916,72 +955,115 @@ class Store:
         order = canonical_order(deck_order)
         if not isinstance(salt, str) or not 0 < len(salt) <= 200:
             raise InvalidInputError("the salt must be 1 to 200 characters")
-        async with self._write() as conn:
-            hand, players, in_pot = await self._open_hand(conn, hand_id)
-            if not cards.verify(hand.commitment, order.split(), salt):
-                raise StoreError(f"hand {hand_id}: the deck order and salt do not match the commitment")
-            for seat in (*put, *won):
-                if seat not in players:
-                    raise StoreError(f"seat {seat} is not in hand {hand_id}")
-            table_id = int(hand.table_id)
-            stacks = {
-                int(r.seat): r
-                for r in (
-                    await conn.execute(
-                        select(seats.c.seat, seats.c.account_id, seats.c.stack)
-                        .where(seats.c.table_id == table_id, seats.c.seat.in_(list(players)))
-                        .with_for_update()
-                    )
-                ).all()
-            }
-            entries: list[Entry] = []
-            deltas: dict[int, int] = {}
-            for seat, player in sorted(players.items()):
-                account_id = int(player.account_id)
-                already = in_pot.get(seat, 0)
-                total = put.get(seat, 0)
-                more = total - already
-                if more < 0:
-                    raise StoreError(f"seat {seat} already put {already} in the pot, more than {total}")
-                row = stacks[seat]
-                if row.account_id != account_id:  # pragma: no cover - cash_out refuses during a hand
-                    raise StoreError(f"seat {seat} changed hands during hand {hand_id}")
-                if more > int(row.stack):
-                    raise StoreError(f"seat {seat} has {row.stack} units, cannot put {more} more in the pot")
-                if more:
-                    entries += [
-                        _seat(table_id, seat, account_id, -more),
-                        _pot(hand_id, table_id, seat, account_id, more),
-                    ]
-                award = won.get(seat, 0)
-                if award:
-                    entries += [
-                        _pot(hand_id, table_id, seat, account_id, -award),
-                        _seat(table_id, seat, account_id, award),
-                    ]
-                if award - more:
-                    deltas[seat] = award - more
-            await self._post(conn, "hand", entries, table_id=table_id, hand_id=hand_id)
-            await self._move_seats(conn, table_id, deltas)
-            await conn.execute(
-                update(hand_seats)
-                .where(hand_seats.c.hand_id == hand_id, hand_seats.c.seat == bindparam("s"))
-                .values(contribution=bindparam("c"), award=bindparam("a")),
-                [{"s": seat, "c": put.get(seat, 0), "a": won.get(seat, 0)} for seat in sorted(players)],
-            )
-            await conn.execute(
-                update(hands)
-                .where(hands.c.id == hand_id)
-                .values(
-                    status="finished",
-                    finished_at=self._now(),
-                    phh=phh,
-                    text=text,
-                    deck_order=order,
-                    salt=salt,
+        return lambda conn: self._finish_hand(
+            conn, hand_id, put=put, won=won, phh=phh, text=text, order=order, salt=salt
+        )
+
+    def void_hand_op(self, hand_id: str, reason: str) -> WriteOp[dict[int, int]]:
+        """:meth:`void_hand` as one write of a :meth:`write_batch`."""
+        return lambda conn: self._void(conn, hand_id, reason)
+
+    async def write_batch(self, ops: Sequence[WriteOp[Any]]) -> list[Any]:
+        """Group commit: run several writes (``*_op`` methods) in ONE transaction, each in its own
+        savepoint, so that one write refused (its exception is returned in its place) leaves the
+        others whole. When the transaction itself fails (BEGIN or COMMIT: a full disk, a locked
+        database), nothing is written and every write gets that exception."""
+        results: list[Any] = []
+        if len(ops) == 1:  # alone: the transaction is its savepoint
+            try:
+                async with self._write() as conn:
+                    return [await ops[0](conn)]
+            except Exception as exc:
+                return [exc]
+        try:
+            async with self._write() as conn:
+                for op in ops:
+                    try:
+                        async with conn.begin_nested():
+                            results.append(await op(conn))
+                    except Exception as exc:  # this write is rolled back alone
+                        results.append(exc)
+        except Exception as exc:
+            return [exc] * len(ops)
+        return results
+
+    async def _finish_hand(
+        self,
+        conn: AsyncConnection,
+        hand_id: str,
+        *,
+        put: dict[int, int],
+        won: dict[int, int],
+        phh: str,
+        text: str,
+        order: str,
+        salt: str,
+    ) -> dict[int, int]:
+        hand, players, in_pot = await self._open_hand(conn, hand_id)
+        if not cards.verify(hand.commitment, order.split(), salt):
+            raise StoreError(f"hand {hand_id}: the deck order and salt do not match the commitment")
+        for seat in (*put, *won):
+            if seat not in players:
+                raise StoreError(f"seat {seat} is not in hand {hand_id}")
+        table_id = int(hand.table_id)
+        stacks = {
+            int(r.seat): r
+            for r in (
+                await conn.execute(
+                    select(seats.c.seat, seats.c.account_id, seats.c.stack)
+                    .where(seats.c.table_id == table_id, seats.c.seat.in_(list(players)))
+                    .with_for_update()
                 )
+            ).all()
+        }
+        entries: list[Entry] = []
+        deltas: dict[int, int] = {}
+        for seat, player in sorted(players.items()):
+            account_id = int(player.account_id)
+            already = in_pot.get(seat, 0)
+            total = put.get(seat, 0)
+            more = total - already
+            if more < 0:
+                raise StoreError(f"seat {seat} already put {already} in the pot, more than {total}")
+            row = stacks[seat]
+            if row.account_id != account_id:  # pragma: no cover - cash_out refuses during a hand
+                raise StoreError(f"seat {seat} changed hands during hand {hand_id}")
+            if more > int(row.stack):
+                raise StoreError(f"seat {seat} has {row.stack} units, cannot put {more} more in the pot")
+            if more:
+                entries += [
+                    _seat(table_id, seat, account_id, -more),
+                    _pot(hand_id, table_id, seat, account_id, more),
+                ]
+            award = won.get(seat, 0)
+            if award:
+                entries += [
+                    _pot(hand_id, table_id, seat, account_id, -award),
+                    _seat(table_id, seat, account_id, award),
+                ]
+            if award - more:
+                deltas[seat] = award - more
+        await self._post(conn, "hand", entries, table_id=table_id, hand_id=hand_id)
+        await self._move_seats(conn, table_id, deltas)
+        await conn.execute(
+            update(hand_seats)
+            .where(hand_seats.c.hand_id == hand_id, hand_seats.c.seat == bindparam("s"))
+            .values(contribution=bindparam("c"), award=bindparam("a")),
+            [{"s": seat, "c": put.get(seat, 0), "a": won.get(seat, 0)} for seat in sorted(players)],
+        )
+        await conn.execute(
+            update(hands)
+            .where(hands.c.id == hand_id)
+            .values(
+                status="finished",
+                finished_at=self._now(),
+                phh=phh,
+                text=text,
+                deck_order=order,
+                salt=salt,
             )
-            return {seat: int(stacks[seat].stack) + deltas.get(seat, 0) for seat in sorted(players)}
+        )
+        return {seat: int(stacks[seat].stack) + deltas.get(seat, 0) for seat in sorted(players)}
 
     async def void_hand(self, hand_id: str, reason: str) -> dict[int, int]:
         """Void a hand in progress: every chip in its pot goes back to its owner (seat, or bankroll
