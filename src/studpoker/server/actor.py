@@ -313,6 +313,7 @@ class TableActor:
         self.paused: str | None = None
         # A finished hand the store has not taken yet: retried with backoff (RetrySettle).
         self._settle_failures = 0
+        self._settle_error: BaseException | None = None
         self._settle_timer: asyncio.TimerHandle | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -853,6 +854,7 @@ class TableActor:
         self.clock.cancel()
         self._pause(exc)
         self._settle_failures += 1
+        self._settle_error = exc
         if self._settle_timer is not None or self.stopped or self.hand_id is None:
             return
         delay = min(10.0, 0.25 * 2 ** min(self._settle_failures, 8))
@@ -865,6 +867,7 @@ class TableActor:
 
     def _settled(self) -> None:
         self._settle_failures = 0
+        self._settle_error = None
         if self._settle_timer is not None:
             self._settle_timer.cancel()
             self._settle_timer = None
@@ -1153,7 +1156,8 @@ async def _start(actor: TableActor, cmd: StartHand) -> None:
 
 @handles(RetrySettle)
 async def _retry_settle(actor: TableActor, cmd: RetrySettle) -> None:
-    """Write the end of a finished hand again; after a few refusals, try to void it instead."""
+    """Write the end of a finished hand again. While the database is what fails, keep trying
+    (its end is what the players saw); after four refusals of another kind, void it instead."""
     hand = actor.hand
     if hand is None or actor.hand_id != cmd.hand_id:
         return
@@ -1161,7 +1165,8 @@ async def _retry_settle(actor: TableActor, cmd: RetrySettle) -> None:
         over = hand.is_over
     except Exception:
         over = False
-    if over and actor._settle_failures < 4:
+    error = actor._settle_error
+    if over and (actor._settle_failures < 4 or (error is not None and is_database_error(error))):
         await actor._finish_hand()
         return
     try:
