@@ -73,6 +73,30 @@ def test_state_versions_gap_asks_for_resync(page: Any) -> None:
     assert out["version"] == 6 and out["clock"] == 2
 
 
+def test_clock_rides_on_the_event_and_paused_resumed(page: Any) -> None:
+    out = run(
+        page,
+        "state",
+        """
+        const st = new m.TableState(7, {});
+        st.applySnapshot({ type: 'table_state', table_id: 7, version: 5, table: { game: '7S', max_seats: 8 },
+                           seats: [], your_seat: null, hand_id: null, hand: null, clock: null });
+        const paused = st.applyMessage({ type: 'event', table_id: 7, version: 6, hand_id: null,
+          event: { kind: 'paused', reason: 'database unavailable' } });
+        const whilePaused = st.paused;
+        st.applyMessage({ type: 'event', table_id: 7, version: 7, hand_id: null,
+          event: { kind: 'resumed' } });
+        const acted = st.applyMessage({ type: 'event', table_id: 7, version: 8, hand_id: 'h',
+          event: { version: 3, kind: 'action', seat: 1, action: 'bring_in', amount: 50 },
+          clock: { seat: 2, think_ends: 10, countdown_ends: 30, extended: false } });
+        return { paused, whilePaused, after: st.paused, acted, clock: st.clock, version: st.version };
+        """,
+    )
+    assert out["paused"] is True and out["whilePaused"] == "database unavailable" and out["after"] is None
+    assert out["acted"] is True and out["version"] == 8
+    assert out["clock"] == {"seat": 2, "think_ends": 10, "countdown_ends": 30, "extended": False}
+
+
 def test_action_buttons_for_legal_options(page: Any) -> None:
     cases: list[tuple[list[tuple[Any, ...]], int, list[str]]] = [
         ([("fold", 0), ("call", 500), ("raise", 1000)], 0, ["Fold", "Call 5", "Raise to 10"]),

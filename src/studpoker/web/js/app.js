@@ -297,6 +297,7 @@ function flashTitle() {
 }
 
 function statusText(st, view) {
+  if (st.paused) return "Paused: the server cannot record hands (" + st.paused + "); play resumes by itself";
   if (view.result) return "";
   const hand = view.hand;
   const last = hand?.last_action;

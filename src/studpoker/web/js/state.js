@@ -24,6 +24,7 @@ export class TableState {
     this.commitment = null; // announced at hand start, for the deck check at the end
     this.lastResult = null; // hand_finished of the last hand (showdown display)
     this.events = []; // recent events of the current hand, for the status line
+    this.paused = null; // the reason of a `paused` table event, until `resumed` (protocol 1.2)
     this.listeners = new Set();
     this.waitingResync = false;
   }
