@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from studpoker.cards import verify
+from studpoker.server.actor import TableActor
 from tests.server.conftest import Harness, autoplay
 
 
@@ -116,3 +117,39 @@ async def test_stand_up_during_a_hand(harness: Harness) -> None:
         == harness.store.starting_grant - record.seats[3].contribution + record.seats[3].award
     )
     assert not (await harness.store.seats_of_account(account.id))
+
+
+async def test_everyone_leaving_mid_hand_plays_it_out_in_a_loop(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When every player of a hand stands up, each remaining decision is timed out at once, one
+    turn of a loop per decision (no recursion: ``_after_change`` is never re-entered)."""
+    depth = [0, 0]
+    original = TableActor._after_change
+
+    async def counted(self: TableActor) -> None:
+        depth[0] += 1
+        depth[1] = max(depth[1], depth[0])
+        try:
+            await original(self)
+        finally:
+            depth[0] -= 1
+
+    monkeypatch.setattr(TableActor, "_after_change", counted)
+    actor = await harness.add_table("7S", 100, 200)
+    clients = [await harness.player(name) for name in ("ned", "ola")]
+    for seat, client in enumerate(clients, start=1):
+        await harness.seat(client, actor.table_id, seat, 3000)
+    await clients[0].wait_for("hand_started")
+    hand_id = actor.hand_id
+    assert hand_id is not None
+    for client in clients:
+        assert (await client.request(type="stand_up", table_id=actor.table_id))["type"] == "ack"
+    for _ in range(100):
+        if not actor.seats:
+            break
+        await asyncio.sleep(0.02)
+    assert not actor.seats and actor.hand is None
+    assert (await harness.store.hand(hand_id)).status == "finished"
+    assert depth[1] == 1
+    await harness.audit()
