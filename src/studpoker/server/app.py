@@ -329,7 +329,8 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
 
     @app.post("/api/login", response_model=SessionOut, responses=_RESPONSES, tags=["accounts"])
     async def login(body: Credentials, request: Request) -> SessionOut:
-        """Log in; after repeated failures for a name from one address, 429 with Retry-After."""
+        """Log in; after repeated failures for a name from one address, or too many failures
+        from one address over all names (password spraying), 429 with Retry-After."""
         address = request.client.host if request.client else "?"
         wait = limiter.retry_after(body.name, address)
         if wait > 0:
