@@ -179,14 +179,6 @@ async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands
         assert report.balanced, report.render()
 
 
-@pytest.mark.xfail(
-    reason="server fixed (the finished hand stays pending, is retried with backoff, 'paused' /"
-    " 'resumed' events; tests/server/test_store_outage.py). Flaky here because of the harness:"
-    " play_until returns in the middle of a drained batch, and when the first your_turn arrives"
-    " with hand_started (common since protocol 1.2 sends fewer frames) it is dropped, nobody acts"
-    " during the 4 s window, nothing is written and nothing is paused. Fix: finish the batch.",
-    strict=False,
-)
 async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as harness:
         table_id, clients = await seated_pair(harness)
