@@ -309,6 +309,8 @@ class TableActor:
         self.stopped = False
         # Shutting down: no new hand starts; the one being played may finish.
         self.draining = False
+        # True while a hand's start is being written: the hand exists only once the store has it.
+        self._starting = False
         # Set while the store refuses writes (a ``paused`` table event told the watchers).
         self.paused: str | None = None
         # A finished hand the store has not taken yet: retried with backoff (RetrySettle).
@@ -687,6 +689,11 @@ class TableActor:
             s for _, s in sorted(self.seats.items()) if not s.sitting_out and not s.leaving and s.stack > 0
         ]
 
+    @property
+    def busy(self) -> bool:
+        """A hand is being played, or its start is being written (shutdown waits for both)."""
+        return self.hand is not None or self._starting
+
     def _maybe_schedule_hand(self, delay: float | None = None) -> None:
         if self.hand is not None or self._start_timer is not None or self.stopped or self.draining:
             return
@@ -726,7 +733,11 @@ class TableActor:
             kwargs["button"] = self._next_button([s.seat for s in players])
         hand = Hand(game, stakes, seats=seats, **kwargs)
         hand_id = uuid.uuid4().hex
-        await self.room.store_start_hand(hand_id, self.table_id, deck.commitment, players)
+        self._starting = True
+        try:
+            await self.room.store_start_hand(hand_id, self.table_id, deck.commitment, players)
+        finally:
+            self._starting = False
         self.hand = hand
         self.hand_id = hand_id
         self.hand_accounts = {s.seat: s.account_id for s in players}

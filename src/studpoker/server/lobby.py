@@ -185,7 +185,7 @@ class Room:
         for actor in self.actors.values():
             actor.draining = True
         deadline = time.monotonic() + self.settings.shutdown_grace_seconds
-        while time.monotonic() < deadline and any(a.hand is not None for a in self.actors.values()):
+        while time.monotonic() < deadline and any(a.busy for a in self.actors.values()):
             await asyncio.sleep(0.05)
         for bot in self.bots:
             bot.stop()
