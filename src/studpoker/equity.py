@@ -902,31 +902,23 @@ def equity(
     (True, 0.5503)
     """
     cpu = time.process_time()
-    result = _equity(
-        game, hands, dead, board, exact=exact, precision=precision, max_deals=max_deals,
-        min_deals=min_deals, time_limit=time_limit, seed=seed, table_limit=table_limit, receive=receive,
-    )  # fmt: skip
-    return replace(result, cpu_seconds=time.process_time() - cpu)
-
-
-def _equity(
-    game: str | Position,
-    hands: Sequence[str | Sequence[Any]] = (),
-    dead: str | Sequence[Any] = "",
-    board: str | Sequence[Any] = "",
-    *,
-    exact: bool | None = None,
-    precision: float = 0.001,
-    max_deals: int = 20_000_000,
-    min_deals: int = 10_000,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    table_limit: int = TABLE_LIMIT,
-    receive: int | Sequence[int] | None = None,
-) -> EquityResult:
     started = time.perf_counter()
     pos = game if isinstance(game, Position) else position(game, hands, dead, board, receive)
     sampler = _Sampling(seed, precision, max_deals, min_deals, time_limit, started)
+    result = _solve(pos, sampler, exact=exact, seed=seed, table_limit=table_limit, started=started)
+    return replace(result, cpu_seconds=time.process_time() - cpu)
+
+
+def _solve(
+    pos: Position,
+    sampler: _Sampling,
+    *,
+    exact: bool | None,
+    seed: int | None,
+    table_limit: int,
+    started: float,
+) -> EquityResult:
+    """Exact by inclusion-exclusion or enumeration when the position allows, else Monte Carlo."""
     if pos.game == "O8":
         return _omaha(pos, exact, sampler)
     tables = _StudTables(pos, table_limit)
