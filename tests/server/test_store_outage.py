@@ -5,40 +5,13 @@ the database is back; the watchers are told (``paused`` / ``resumed``); refused 
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
 
-from tests.faults.test_database_errors import MESSAGES, failing_writes
-from tests.server.conftest import Client, make_settings, passive_choice, running_server
-
-
-async def answer_turns(clients: list[Client], until: Any, timeout: float) -> list[dict[str, Any]]:
-    """Answer every your_turn passively (the whole of each drained batch); stop on ``until``."""
-    seen: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done = False
-        for client in clients:
-            for message in client.drain():
-                seen.append(message)
-                if message["type"] == "your_turn":
-                    option = passive_choice(message["options"])
-                    await client.send(
-                        type="action",
-                        table_id=message["table_id"],
-                        hand_id=message["hand_id"],
-                        kind=option["kind"],
-                        amount=option["amount"],
-                        version=message["version"],
-                    )
-                done = done or until(message)
-        if done:
-            return seen
-        await asyncio.sleep(0.01)
-    return seen
+from tests.faults.test_database_errors import MESSAGES, failing_writes, play_until
+from tests.server.conftest import make_settings, running_server
 
 
 def table_events(messages: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -51,14 +24,14 @@ async def test_a_finished_hand_is_written_once_the_database_is_back(tmp_path: Pa
         ann, bob = await h.player("ann"), await h.player("bob")
         await h.seat(ann, table.table_id, 1, 4000)
         await h.seat(bob, table.table_id, 2, 4000)
-        seen = await answer_turns([ann, bob], lambda m: m["type"] == "hand_started", 10)
+        seen = await play_until([ann, bob], lambda m: m["type"] == "hand_started", 10)
         hand_id = next(m["hand_id"] for m in seen if m["type"] == "hand_started")
         with failing_writes(h.store, MESSAGES[0]):
             # The hand is played out; its end cannot be written: it stays pending, play waits.
-            during = await answer_turns([ann, bob], lambda m: False, 1.0)
+            during = await play_until([ann, bob], lambda m: False, 1.0)
             while table.hand is None or not table.hand.is_over:
-                during += await answer_turns([ann, bob], lambda m: False, 0.2)
-            during += await answer_turns([ann, bob], lambda m: False, 1.0)
+                during += await play_until([ann, bob], lambda m: False, 0.2)
+            during += await play_until([ann, bob], lambda m: False, 1.0)
             assert table.hand_id == hand_id and table.paused == "database unavailable"
             assert (
                 table_events(during, "paused") == [{"kind": "paused", "reason": "database unavailable"}] * 2
@@ -67,7 +40,7 @@ async def test_a_finished_hand_is_written_once_the_database_is_back(tmp_path: Pa
             # Standing up now waits for the hand to be written (no cash-out of a pending hand).
             assert (await bob.request(type="stand_up", table_id=table.table_id))["type"] == "ack"
             assert table.seats[2].leaving
-        after = await answer_turns([ann, bob], lambda m: m["type"] == "hand_finished", 15)
+        after = await play_until([ann, bob], lambda m: m["type"] == "hand_finished", 15)
         assert any(m["type"] == "hand_finished" and m["hand_id"] == hand_id for m in after)
         assert table_events(after, "resumed") == [{"kind": "resumed"}] * 2
         for _ in range(100):  # the cash-out follows the hand_finished message
