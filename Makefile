@@ -23,7 +23,10 @@ lint: $(STAMP)
 
 # The browser suite runs on its own: Playwright's sync API keeps an event loop in the worker
 # that would clash with the asyncio tests.
+# tests.provision installs Chromium and PostgreSQL once, before pytest starts its workers (under
+# CI=true it stops here if it cannot).
 test: lint
+	$(BIN)/python -m tests.provision
 	$(BIN)/pytest $(PYTEST_ARGS) -m "not slow and not browser"
 	$(BIN)/pytest $(PYTEST_ARGS) -m "browser and not slow"
 

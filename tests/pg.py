@@ -4,7 +4,8 @@
 server.new_database()`` returns the SQLAlchemy URL of a fresh empty database. With
 ``STUDPOKER_TEST_PG_URL`` set (``postgresql+asyncpg://user:pw@host:port/db``) that server is used
 instead. When no binaries are found and we run as root, the ``postgresql`` package is installed
-with apt-get. If nothing works the tests that need it are skipped, with the reason.
+with apt-get (:mod:`tests.provision`). If nothing works the tests that need it are skipped, with
+the reason, and fail under CI.
 
 Run as root, ``initdb`` refuses to work, so the data directory is owned by and the server run as
 the ``postgres`` system user (``runuser -u postgres --``).
@@ -13,7 +14,6 @@ the ``postgres`` system user (``runuser -u postgres --``).
 from __future__ import annotations
 
 import contextlib
-import glob
 import itertools
 import os
 import pwd
@@ -28,41 +28,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import provision
+
 _counter = itertools.count()
-
-
-def _find_bin_dir() -> Path | None:
-    """The directory holding initdb and pg_ctl (Debian keeps them out of PATH)."""
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=_version_key, reverse=True)
-    for directory in candidates:
-        if os.access(os.path.join(directory, "initdb"), os.X_OK) and os.access(
-            os.path.join(directory, "pg_ctl"), os.X_OK
-        ):
-            return Path(directory)
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if initdb and pg_ctl:
-        return Path(pg_ctl).resolve().parent
-    return None
-
-
-def _version_key(path: str) -> tuple[int, ...]:
-    part = Path(path).parent.name
-    return tuple(int(x) for x in part.split(".") if x.isdigit()) or (0,)
-
-
-def _install_postgres() -> str | None:
-    """apt-get install postgresql (root only). Returns a reason when it cannot."""
-    if os.geteuid() != 0:
-        return "PostgreSQL binaries (initdb, pg_ctl) not found and not root to install them"
-    if shutil.which("apt-get") is None:
-        return "PostgreSQL binaries not found and no apt-get to install them"
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-q", "postgresql"]
-    result = subprocess.run(install, env=env, capture_output=True, text=True, timeout=900, check=False)
-    if result.returncode != 0:  # perhaps stale package lists
-        subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, timeout=600, check=False)
-        result = subprocess.run(install, env=env, capture_output=True, text=True, timeout=900, check=False)
-    return None if result.returncode == 0 else f"apt-get install postgresql failed: {result.stderr[-400:]}"
 
 
 def _free_port() -> int:
@@ -125,14 +93,9 @@ def _run(args: list[str], as_user: str | None, **kwargs: object) -> subprocess.C
 
 def start_postgres() -> tuple[PostgresServer | None, str]:
     """Start a server in a temporary directory; returns (server, "") or (None, reason)."""
-    bin_dir = _find_bin_dir()
+    bin_dir, reason = provision.postgres()
     if bin_dir is None:
-        reason = _install_postgres()
-        if reason is not None:
-            return None, reason
-        bin_dir = _find_bin_dir()
-        if bin_dir is None:
-            return None, "PostgreSQL was installed but initdb/pg_ctl are still not found"
+        return None, reason
     as_user: str | None = None
     if os.geteuid() == 0:
         try:
@@ -228,7 +191,7 @@ def postgres_server() -> Iterator[PostgresServer]:
         return
     server, reason = start_postgres()
     if server is None:
-        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+        provision.unavailable(f"PostgreSQL tests cannot run: {reason}")
     try:
         yield server
     finally:

@@ -1,12 +1,12 @@
 """Browser tests: the real room server in a subprocess (temp SQLite, short clock) and Debian's
-Chromium driven by Playwright. The Chromium package is installed here with apt-get when missing;
-the tests skip, saying why, only if that fails."""
+Chromium driven by Playwright. The Chromium package is installed with apt-get when missing
+(:mod:`tests.provision`, which ``make test`` also runs once before the suites); if that fails the
+tests skip, saying why, and fail under CI."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from tests import provision
 
 ROOT = Path(__file__).resolve().parents[2]
 # Test runs write screenshots under build/ (ignored by git); `make screenshots` points this at
@@ -35,31 +37,20 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _install_chromium() -> str | None:
-    """Debian's chromium package, installed with apt-get as root if it is not there yet."""
-    found = shutil.which("chromium")
-    if found:
-        return found
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        return None
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]):
-        with contextlib.suppress(subprocess.SubprocessError, OSError):
-            subprocess.run(cmd, check=False, env=env, capture_output=True, timeout=900)
-    return shutil.which("chromium")
-
-
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    path = _install_chromium()
+    path, reason = provision.chromium()
     if path is None:
-        pytest.skip("Chromium is not installed and `apt-get install -y chromium` did not work (needs root)")
+        provision.unavailable(f"browser tests cannot run: {reason}")
     return path
 
 
 @pytest.fixture(scope="session")
 def browser(chromium_path: str) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+    try:
+        from playwright import sync_api
+    except ImportError as exc:
+        provision.unavailable(f"browser tests cannot run: {exc}")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         try:
