@@ -196,3 +196,57 @@ async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:
         assert status in ("finished", "void")
         assert told_about_database(during)
         del actor
+
+
+async def test_a_hand_end_committed_but_reported_failed_is_settled_once(tmp_path: Path) -> None:
+    """The end of a hand commits, then the write is reported as failed (a lost reply): the retry
+    reads the hand's status instead of being refused for ever, and nothing is paid twice."""
+    async with running_server(make_settings(tmp_path, hand_pause_seconds=0.5)) as harness:
+        table_id, clients = await seated_pair(harness)
+        room = harness.room
+        original = room.store_finish_hand
+        lost: list[str] = []
+
+        async def commit_then_fail(hand: Any, hand_id: str, *args: Any, **kwargs: Any) -> None:
+            await original(hand, hand_id, *args, **kwargs)
+            if not lost:
+                lost.append(hand_id)
+                raise OperationalError("COMMIT", {}, sqlite3.OperationalError("disk I/O error"))
+
+        room.store_finish_hand = commit_then_fail  # type: ignore[method-assign]
+        # Until a hand starts after the one whose end was "lost" (the table went on).
+        seen = await play_until(
+            clients, lambda m: m["type"] == "hand_started" and bool(lost) and m["hand_id"] not in lost, 30
+        )
+        assert lost, "no hand finished"
+        (hand_id,) = lost
+        assert any(m["type"] == "hand_started" and m["hand_id"] != hand_id for m in seen), (
+            "the table never went on after the committed end"
+        )
+        finished = [m for m in clients[0].log if m["type"] == "hand_finished" and m["hand_id"] == hand_id]
+        assert len(finished) == 1
+        assert dict((await db_counts(harness))["hands"])[hand_id] == "finished"
+        async with harness.store.engine.connect() as conn:
+            settled = (
+                await conn.execute(
+                    text("select count(*) from ledger_transactions where hand_id = :h and kind = 'hand'"),
+                    {"h": hand_id},
+                )
+            ).scalar()
+        assert settled == 1
+        # The stacks at the table are the stacks in the database.
+        actor = room.actors[table_id]
+        async with harness.store.engine.connect() as conn:
+            rows = dict(
+                (
+                    await conn.execute(
+                        text("select seat, stack from seats where table_id = :t"), {"t": table_id}
+                    )
+                )
+                .tuples()
+                .all()
+            )
+        if actor.hand is None:
+            assert {s: st.stack for s, st in actor.seats.items()} == rows
+        report = await harness.store.audit()
+        assert report.balanced, report.render()

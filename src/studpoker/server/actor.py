@@ -766,7 +766,9 @@ class TableActor:
             self._button = later[0] if later else seats[0]
         return self._button
 
-    async def _finish_hand(self) -> None:
+    async def _finish_hand(self, *, recorded: bool = False) -> None:
+        """Write the end of the hand (unless the database has it already: ``recorded``), then
+        apply it to the seats and tell everyone."""
         hand = self.hand
         hand_id = self.hand_id
         assert hand_id is not None
@@ -784,15 +786,16 @@ class TableActor:
         deck = self._deck
         assert deck is not None
         try:
-            await self.room.store_finish_hand(
-                hand,
-                hand_id,
-                contributions,
-                awards,
-                deck,
-                accounts=self.hand_accounts,
-                table=self.config.name,
-            )
+            if not recorded:
+                await self.room.store_finish_hand(
+                    hand,
+                    hand_id,
+                    contributions,
+                    awards,
+                    deck,
+                    accounts=self.hand_accounts,
+                    table=self.config.name,
+                )
         except Exception as exc:
             # Nothing was written (one transaction): the finished hand stays pending, the table
             # waits, and the end is written again later (or the hand voided).
@@ -884,13 +887,15 @@ class TableActor:
             self._settle_timer = None
         self._resume()
 
-    async def _void_hand(self, reason: str) -> None:
-        """Abandon the hand in progress: the store returns every contribution; stacks as before."""
+    async def _void_hand(self, reason: str, *, recorded: bool = False) -> None:
+        """Abandon the hand in progress: the store returns every contribution; stacks as before.
+        ``recorded``: the database voided it already (only the table's side is left to do)."""
         hand_id = self.hand_id
         self.clock.cancel()
         if hand_id is None:
             return
-        await self.room.store_void_hand(hand_id, reason)
+        if not recorded:
+            await self.room.store_void_hand(hand_id, reason)
         self._settled()
         for seat, stack in self._start_stacks.items():
             state = self.seats.get(seat)
@@ -1171,6 +1176,22 @@ async def _retry_settle(actor: TableActor, cmd: RetrySettle) -> None:
     (its end is what the players saw); after four refusals of another kind, void it instead."""
     hand = actor.hand
     if hand is None or actor.hand_id != cmd.hand_id:
+        return
+    # A write can commit and still be reported as failed (the reply lost, a COMMIT that timed
+    # out on the client side): ask the database first, or the retry is refused for ever.
+    try:
+        status, void_reason = await actor.room.store_hand_status(cmd.hand_id)
+    except Exception:
+        # Unreadable: the database is still what fails; the write below is tried again.
+        status, void_reason = None, None
+    if status == "finished":
+        log.warning("table %s: hand %s was recorded already; settling it", actor.table_id, cmd.hand_id)
+        await actor._finish_hand(recorded=True)
+        return
+    if status == "void":
+        log.warning("table %s: hand %s was voided already; settling it", actor.table_id, cmd.hand_id)
+        await actor._void_hand(void_reason or "could not be recorded", recorded=True)
+        await actor._after_hand()
         return
     try:
         over = hand.is_over

@@ -435,6 +435,12 @@ class Room:
     async def store_void_hand(self, hand_id: str, reason: str) -> None:
         await self.writer.write(self.store.void_hand_op(hand_id, reason))
 
+    async def store_hand_status(self, hand_id: str) -> tuple[str, str | None]:
+        """The hand's status as the database has it (in_progress, finished or void) and the
+        reason it was voided."""
+        record = await self.store.hand(hand_id)
+        return record.status, record.void_reason
+
     async def use_protected_all_in(self, account_id: int) -> bool:
         try:
             return bool(
