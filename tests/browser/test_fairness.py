@@ -44,7 +44,7 @@ def test_the_browser_verifies_every_genuine_opening(page: Any) -> None:
 def test_the_browser_catches_a_tampered_opening_salt_or_root(page: Any) -> None:
     deal = deck_from_seeds(bytes(range(32)))
     tree = deal.tree()
-    good = deal.opening(7, tree).to_json()
+    good: dict[str, Any] = deal.opening(7, tree).to_json()
     other_card = "2c" if good["card"] != "2c" else "3c"
     tampered = [
         {**good, "card": other_card},
