@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from pokerkit.games import (
     FixedLimitSevenCardStud,
     FixedLimitSevenCardStudHighLowSplitEightOrBetter,
 )
+from pokerkit.notation import HandHistory
 from pokerkit.utilities import Card as PkCard
 
 from studpoker.cards import Card, Deck
@@ -41,7 +43,7 @@ class FixedLimitOmahaEight(FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSpl
     """PokerKit's FO/8 with fixed-limit betting, as its name says (0.7.7 inherits pot-limit).
 
     Pre-flop PokerKit does not count the big blind as the bet, so it allows the blind and four
-    raises; RULES.md counts the big blind as the bet (blind and three raises), so the pre-flop
+    raises; the rule book counts the big blind as the bet (blind and three raises), so the pre-flop
     street is capped at three raises here.
     """
 
@@ -73,14 +75,16 @@ STUD_CLASSES: dict[str, Any] = {
 
 
 def compat_house(code: str) -> HouseRules:
-    """Our switches set to PokerKit's behaviour (RULES.md, last section)."""
+    """Our switches set to PokerKit's behaviour (docs/rules.md, R-POKERKIT-COMPAT)."""
     return HouseRules.pokerkit_compat(code).with_overrides(["fourth_street_double_bet=off"])
 
 
-def pokerkit_state(code: str, stakes: Stakes, stacks: list[int]) -> Any:
-    """A PokerKit state for the game; player i is our seat i + 1 (the O8 button is the last seat)."""
+def pokerkit_game(code: str, stakes: Stakes, *, notation: bool = False) -> Any:
+    """PokerKit's game for ours. ``notation``: the class PokerKit's ``HandHistory`` knows (its
+    own FO/8, whose fields are the same), to write a state it played as PHH."""
     if code == "O8":
-        game: Any = FixedLimitOmahaEight(
+        cls: Any = FixedLimitOmahaHoldemHighLowSplitEightOrBetter if notation else FixedLimitOmahaEight
+        return cls(
             AUTOMATIONS,
             True,
             stakes.ante,
@@ -88,11 +92,28 @@ def pokerkit_state(code: str, stakes: Stakes, stacks: list[int]) -> Any:
             stakes.small_bet,
             stakes.big_bet,
         )
-    else:
-        game = STUD_CLASSES[code](
-            AUTOMATIONS, True, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet
-        )
-    return game(stacks, len(stacks))
+    return STUD_CLASSES[code](
+        AUTOMATIONS, True, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet
+    )
+
+
+def pokerkit_state(code: str, stakes: Stakes, stacks: list[int]) -> Any:
+    """A PokerKit state for the game; player i is our seat i + 1 (the O8 button is the last seat)."""
+    return pokerkit_game(code, stakes)(stacks, len(stacks))
+
+
+def pokerkit_history(code: str, stakes: Stakes, state: Any) -> str:
+    """The PHH text PokerKit writes for a hand it played (``HandHistory.from_game_state``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return HandHistory.from_game_state(pokerkit_game(code, stakes, notation=True), state).dumps()
+
+
+def pokerkit_replays(text: str) -> list[int]:
+    """The finishing stacks PokerKit's ``HandHistory`` reaches from a PHH text."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return list(list(HandHistory.loads(text))[-1].stacks)
 
 
 def _pk(card: Card) -> Any:
@@ -120,6 +141,14 @@ class Outcome:
     short_all_in: bool = False
     known: str | None = None  # a documented difference explains unequal stacks
     hand: Hand | None = None  # our finished hand
+    stakes: Stakes | None = None
+    state: Any = None  # PokerKit's finished state
+    idle_checks: int = 0  # PokerKit's checks where betting is over here (see pokerkit_idle_check)
+
+    def pokerkit_phh(self) -> str:
+        """PokerKit's own PHH text of the hand it played."""
+        assert self.stakes is not None
+        return pokerkit_history(self.code, self.stakes, self.state)
 
     @property
     def agree(self) -> bool:
@@ -201,7 +230,7 @@ def scripted_option(hand: Hand, notation: str) -> LegalOption:
 
 
 def is_short_all_in(hand: Hand, option: LegalOption) -> bool:
-    """An all-in completion, bet or raise for less than the full amount (RULES.md §129 case)."""
+    """An all-in completion, bet or raise for less than the full amount (the §129 case of docs/rules.md)."""
     if not option.all_in or option.kind not in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
         return False
     return option.amount < full_amount(hand, option.kind)
@@ -218,13 +247,20 @@ _WEIGHTS = {
 }
 
 
-def random_stacks(rng: random.Random, n: int, stakes: Stakes, *, short_ratio: float) -> list[int]:
-    """Deep stacks, with some short ones (all-ins and side pots) at ``short_ratio``."""
+def random_stacks(
+    rng: random.Random, n: int, stakes: Stakes, *, short_ratio: float, big_blind_seat: int | None = None
+) -> list[int]:
+    """Deep stacks, with some short ones (all-ins and side pots) at ``short_ratio``.
+
+    The short ones are above the big blind, unless ``big_blind_seat`` is given: then only that
+    seat is kept covered (a short big blind is a known difference, see
+    test_pokerkit_differences) and the others may be as short as one chip (all-in for no more
+    than the big blind: no decision when betting is over).
+    """
     deep = stakes.ante + stakes.bring_in + 8 * stakes.small_bet + 12 * stakes.big_bet + stakes.big_blind
-    # A short big blind is a known difference (see test_known_differences): keep blinds covered.
-    least = stakes.big_blind + 1
     stacks = []
-    for _ in range(n):
+    for seat in range(1, n + 1):
+        least = 1 if big_blind_seat is not None and seat != big_blind_seat else stakes.big_blind + 1
         if rng.random() < short_ratio:
             stack = rng.randint(least, deep)
             if stakes.ante < stack < stakes.ante + stakes.bring_in:
@@ -235,6 +271,23 @@ def random_stacks(rng: random.Random, n: int, stakes: Stakes, *, short_ratio: fl
         else:
             stacks.append(rng.randint(deep, 3 * deep))
     return stacks
+
+
+def pokerkit_idle_check(state: Any, hand: Hand) -> bool:
+    """PokerKit's player to act is asked only to check, and for us betting is over: he is the
+    only player left with chips and owes nothing (the others went all-in during the round
+    without betting more than him, or folded). PokerKit drops such a player from the round only
+    when the round begins; the rule book gives him no decision at all (docs/histories.md, difference
+    10). True when ``state`` waits for such a check."""
+    actor = state.actor_index
+    if actor is None or hand.to_act == actor + 1:
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not state.can_check_or_call() or state.checking_or_calling_amount:
+            return False
+    others = [i for i in range(state.player_count) if i != actor and state.statuses[i]]
+    return bool(others) and all(not state.stacks[i] for i in others)
 
 
 def play_both(
@@ -249,12 +302,17 @@ def play_both(
     stacks: list[int] | None = None,
     cards: str | None = None,
     script: list[str] | None = None,
+    chooser: Callable[[Hand], LegalOption] | None = None,
+    tiny_stacks: bool = False,
 ) -> Outcome:
     """Play one random hand on both sides; raise :class:`DivergenceError` at the first difference.
 
     ``stacks``, ``cards`` (the top of the deck, in dealing order) and ``script`` (actions in PHH
     notation: ``f``, ``cc``, ``pb``, ``cbr N``, one per decision, then random ones) set up a
-    chosen situation instead of a random one.
+    chosen situation instead of a random one; ``chooser`` picks every unscripted action.
+    PokerKit's extra check where betting is over for us (:func:`pokerkit_idle_check`) is made
+    on its side and counted in ``Outcome.idle_checks``. ``tiny_stacks``: random short stacks
+    may be as short as one chip, except the big blind's (see :func:`random_stacks`).
     """
     rng = random.Random(seed)
     game = get_game(code)
@@ -268,7 +326,10 @@ def play_both(
         else:
             stakes = Stakes(small_blind=rng.choice([5, 3]), big_blind=10, small_bet=10, big_bet=20)
     if stacks is None:
-        stacks = random_stacks(rng, n, stakes, short_ratio=short_ratio)
+        big_blind_seat = None
+        if tiny_stacks:
+            big_blind_seat = 0 if game.is_stud else (1 if n == 2 else 2)  # the button is seat n
+        stacks = random_stacks(rng, n, stakes, short_ratio=short_ratio, big_blind_seat=big_blind_seat)
     deck = Deck.shuffled(rng, salt="differential") if cards is None else Deck.stacked(cards, rng)
     scripted = list(script or ())
     house = compat_house(code)
@@ -284,12 +345,19 @@ def play_both(
     log: list[str] = [f"{code} seed={seed} stakes={stakes} stacks={stacks}"]
     seen = 0
     short_all_in = False
+    idle_checks = 0
 
     def sync() -> None:
-        nonlocal seen
+        nonlocal seen, idle_checks
         events = hand.events
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if pokerkit_idle_check(state, hand):
+                log.append(
+                    f"PokerKit: seat {state.actor_index + 1} checks (no decision here: betting is over)"
+                )
+                state.check_or_call()
+                idle_checks += 1
             for event in events[seen:]:
                 if event.kind is EventKind.DEAL:
                     assert event.seat is not None and event.cards and event.cards[0] is not None
@@ -337,6 +405,8 @@ def play_both(
         options = hand.legal_actions().options
         if scripted:
             option = scripted_option(hand, scripted.pop(0))
+        elif chooser is not None:
+            option = chooser(hand)
         else:
             if not short_all_ins:
                 options = tuple(o for o in options if not is_short_all_in(hand, o))
@@ -368,7 +438,9 @@ def play_both(
             known = SIDE_POT_LOW
         elif explained_by_merged_pots(result, ours_final, theirs_final):
             known = MERGED_POTS
-    return Outcome(code, stacks, ours_final, theirs_final, log, short_all_in, known, hand)
+    return Outcome(
+        code, stacks, ours_final, theirs_final, log, short_all_in, known, hand, stakes, state, idle_checks
+    )
 
 
 SIDE_POT_LOW = "a pot without a qualifying low while another pot has one"
@@ -378,7 +450,7 @@ def explained_by_side_pot_low(result: Any, ours: list[int], theirs: list[int]) -
     """PokerKit 0.7.7 decides once per hand whether there is a low half (when any hand has a
     low) and then, in a pot where none of the eligible hands has a low, gives that pot's low half
     to all of them equally (``max_or_none`` of no lows is ``None``, and every ``None`` ties).
-    RULES.md awards each pot independently: no low in that pot, the high hand scoops it.
+    The rule book awards each pot independently: no low in that pot, the high hand scoops it.
     True when the totals agree and every difference is between seats eligible for such a pot.
     """
     if sum(ours) != sum(theirs):
@@ -398,10 +470,10 @@ MERGED_POTS = "odd units: PokerKit merges pots and gives a whole remainder to on
 
 
 def explained_by_merged_pots(result: Any, ours: list[int], theirs: list[int]) -> bool:
-    """Two PokerKit ways with odd units that RULES.md does not follow:
+    """Two PokerKit ways with odd units that the rule book does not follow:
 
     * it merges the pots that the same hands contest (once the hands that cannot win are
-      killed) and splits the sum, where RULES.md splits each side pot on its own;
+      killed) and splits the sum, where the rule book splits each side pot on its own;
     * it gives the whole remainder of a split to the first player (two odd units of a three-way
       split both go to him), where we give one unit each in the ``odd_chip`` order.
 

@@ -1,8 +1,8 @@
-"""Where PokerKit 0.7.7 and RULES.md disagree, each shown on a chosen hand.
+"""Where PokerKit 0.7.7 and the rule book disagree, each shown on a chosen hand.
 
 Each test plays the same cards and actions on both sides and checks that the difference is
-exactly the documented one (ours follows RULES.md). The random differential tests avoid or
-classify these cases; RULES.md's PokerKit section lists them.
+exactly the documented one (ours follows docs/rules.md). The random differential tests avoid or
+classify these cases; the rule book's PokerKit section lists them.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_pokerkit_fo8_is_pot_limit() -> None:
 
 def test_pokerkit_fo8_preflop_allows_the_blind_and_four_raises() -> None:
     """PokerKit does not count the big blind as the bet: pre-flop it allows 5 bets in all;
-    RULES.md counts the big blind as the bet (blind + 3 raises)."""
+    the rule book counts the big blind as the bet (blind + 3 raises)."""
 
     class FixedO8(FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
         pass
@@ -169,7 +169,7 @@ def test_bring_in_player_with_no_more_than_the_bring_in() -> None:
 @pytest.mark.parametrize(("code", "seed"), [("7S8", 483), ("O8", 8)])
 def test_side_pot_without_a_low(code: str, seed: int) -> None:
     """A side pot whose contenders have no qualifying low, while the main pot has a low:
-    RULES.md gives that side pot to its high hand; PokerKit decides the low half once for the
+    the rule book gives that side pot to its high hand; PokerKit decides the low half once for the
     whole hand and shares the side pot's low half among its contenders (none has a low, and
     PokerKit's ``None`` lows all tie). Pinned seeds of the random generator (re-find them with
     ``play_both`` if the generator changes)."""

@@ -1,4 +1,4 @@
-"""Games, house switches and stakes (RULES.md "Games", "Money and structure", "House switches")."""
+"""Games, house switches and stakes (docs/rules.md: "Games", "Money and betting", "House switches")."""
 
 from __future__ import annotations
 

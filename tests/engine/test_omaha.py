@@ -1,4 +1,4 @@
-"""Omaha Hi/Lo: button, blinds, order of action, 2+3 hands, no-low boards (RULES.md "Omaha")."""
+"""Omaha Hi/Lo: button, blinds, order of action, 2+3 hands, no-low boards (docs/rules.md, "Omaha")."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from studpoker.cards import Deck
 from studpoker.cli.simulate import play_random
-from studpoker.engine import Action, ActionKind, EventKind, Hand, IllegalActionError
+from studpoker.engine import Action, ActionKind, EventKind, ForcedBets, Hand, IllegalActionError
 from studpoker.games import GAMES, HouseRules, Stakes
 
 
@@ -44,6 +44,13 @@ def hands(draw: st.DrawFn) -> tuple[Hand, random.Random]:
             showdown_first=draw(st.sampled_from(["seat", "board"])),
             odd_chip=draw(st.sampled_from(["high_card_by_suit", "seat_order"])),
         )
+    forced = None
+    if draw(st.integers(0, 3)) == 0:  # irregular forced bets: per-seat antes, Omaha blinds
+        antes = {s: draw(st.integers(0, 3)) for s in seats} if draw(st.booleans()) else None
+        blinds = None
+        if game.kind == "omaha" and draw(st.booleans()):
+            blinds = {s: draw(st.integers(0, stakes.small_bet)) for s in seats}
+        forced = ForcedBets(antes=antes, blinds=blinds)
     rng = random.Random(draw(st.integers(0, 2**32)))
     button = draw(st.sampled_from(seats)) if game.kind == "omaha" else None
     hand = Hand(
@@ -53,6 +60,7 @@ def hands(draw: st.DrawFn) -> tuple[Hand, random.Random]:
         deck=Deck.shuffled(rng),
         house=house,
         button=button,
+        forced=forced,
     )
     return hand, rng
 

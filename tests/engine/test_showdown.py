@@ -1,4 +1,4 @@
-"""Showdown order, mucking, pots, hi/lo splits and odd units (RULES.md "Showdown and pots")."""
+"""Showdown order, mucking, pots, hi/lo splits and odd units (docs/rules.md, "Showdown and pots")."""
 
 from __future__ import annotations
 

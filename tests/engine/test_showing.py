@@ -1,4 +1,4 @@
-"""Ranking the up cards: who acts first from 4th street (RULES.md "Stud deal and action" 4)."""
+"""Ranking the up cards: who acts first from 4th street (docs/rules.md, R-STUD-FIRST-TO-ACT)."""
 
 from __future__ import annotations
 

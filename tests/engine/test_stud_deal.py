@@ -1,4 +1,4 @@
-"""Stud deal, antes, bring-in and first to act (RULES.md "Stud deal and action" 1-4, 6)."""
+"""Stud deal, antes, bring-in and first to act (docs/rules.md, "Stud: deal and action")."""
 
 from __future__ import annotations
 

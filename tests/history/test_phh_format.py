@@ -41,6 +41,10 @@ def test_parse_actions() -> None:
     assert (b.player, b.verb, b.amount) == (2, "cbr", 250)
     assert parse_action("  p1   cc  ", 4).verb == "cc"
     assert parse_action("p2 sm", 5).cards == ()
+    assert parse_action("p2 sm", 5).mucks
+    dash = parse_action("p2 sm -", 5)  # PHH: shows the cards dealt to him
+    assert (dash.cards, dash.shows_dealt, dash.mucks) == ((), True, False)
+    assert not parse_action("p2 sm ????Ad", 5).mucks  # neither mucked nor shown (a cash game)
     assert parse_action("# just a comment", 6).verb == ""
     assert parse_action("d db 3s7hKs", 7).cards[2] == Card.parse("Ks")
 
@@ -135,10 +139,19 @@ def test_deck_order_interleaves_rounds() -> None:
     assert " ".join(map(str, order)) == "As 3c 6d Kd 4c 7d 2c 5c 8d"
 
 
-def test_deck_order_rejects_unknown_and_repeated_cards() -> None:
-    (hand,) = loads(STUD.replace("d dh p2 3c4c5c", "d dh p2 ????5c"))
-    with pytest.raises(PhhError, match=r"action 2: .*unknown cards"):
-        deck_order(hand, hand.parsed_actions())
+def test_deck_order_deals_stand_ins_for_unknown_cards() -> None:
+    """p2 folds on 3rd street with his cards unknown: stand-ins (cards the file never names) are
+    dealt in their place; his door is one that cannot bring in (p1 brings in with 2c)."""
+    (hand,) = loads(STUD.replace("d dh p2 3c4c5c", "d dh p2 ??????"))
+    order = deck_order(hand, hand.parsed_actions())
+    named = {"As", "Kd", "2c", "6d", "7d", "8d"}
+    assert len(order) == 9 and len(set(order)) == 9
+    stand_ins = [str(order[i]) for i in (1, 4, 7)]  # p2's three cards
+    assert not named & set(stand_ins)
+    assert stand_ins[2] == "Ah"  # the highest door left (As is p1's): it cannot bring in
+
+
+def test_deck_order_rejects_repeated_cards() -> None:
     (hand,) = loads(STUD.replace("d dh p2 3c4c5c", "d dh p2 3c4cAs"))
     with pytest.raises(PhhError, match=r"action 2: card As is dealt twice \(first in action 1\)"):
         deck_order(hand, hand.parsed_actions())

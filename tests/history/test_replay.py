@@ -38,6 +38,7 @@ def test_televised_hand_replays_to_the_same_stacks(path: Path) -> None:
 
 
 def test_fixtures_cover_every_game() -> None:
+    assert len(WSOP) == 50  # every stud-family and FO/8 hand of PokerKit 0.7.7's WSOP tests
     variants = {load_hands(p)[0].variant for p in WSOP}
     assert variants == {"F7S", "F7S/8", "FR", "FO/8"}
 
@@ -172,7 +173,7 @@ def test_the_good_file_replays() -> None:
         ('"d dh p2 Qs"', '"d dh p3 Qs"', 9, "does not match the deal"),
         ('"d dh p2 Qd"', '"d dh p2 Kd"', 13, "card Kd is dealt twice (first in action 1)"),
         ('"d dh p2 Qd"', '"d dh p2 Qx"', 13, "bad card"),
-        ('"d dh p2 Qd"', '"d dh p2 ??"', 13, "unknown cards"),
+        ('"d dh p2 Qd"', '"d dh p2 ??"', 13, "p2's 5th street up card is unknown (??)"),
         ('"p1 f",', '"p1 f", "p2 cc",', 16, "the hand is already over"),
         ('"p1 f",', '"p1 f", "p9 cc",', 16, "there are only 3 players"),
     ],
@@ -193,7 +194,6 @@ def test_bad_actions(old: str, new: str, action: int, reason: str) -> None:
         ("finishing_stacks = [94, 107, 99]", "finishing_stacks = [94, 106, 100]", "differ from the replay's"),
         ('    "p1 f",\n', "", "the actions end before the hand is over (p1 (seat 1) is to act)"),
         ('variant = "F7S"', 'variant = "FT"', "unknown variant 'FT'"),
-        ("antes = [1, 1, 1]", "antes = [1, 1, 2]", "not uniform"),
         (
             "bring_in = 2",
             "bring_in = 5",
@@ -257,7 +257,7 @@ actions = ["d dh p1 AsKd2c", "d dh p2 3c4c5h", "p1 cbr 3", "p2 cc",
 
 
 def test_house_switches_change_the_replay() -> None:
-    # Heads-up, RULES.md lets the raising go on (heads_up_uncapped); PokerKit caps it.
+    # Heads-up, the rule book lets the raising go on (heads_up_uncapped); PokerKit caps it.
     actions = ["d dh p1 AsKd2c", "d dh p2 3c4c5h", "p1 pb", "p2 cbr 5"]
     actions += ["p1 cbr 10", "p2 cbr 15", "p1 cbr 20", "p2 cbr 25", "p1 f"]
     text = GOOD.replace("finishing_stacks = [94, 107, 99]", "")
@@ -352,3 +352,84 @@ def test_timeouts_round_trip() -> None:
     (bad,) = loads(text.replace("# p1 timed out", "# p2 timed out"), source="t.phh")
     with pytest.raises(PhhError, match=r"t.phh: action \d+: .*p1 \(seat 1\) is to act"):
         replay(bad)
+
+
+# ----------------------------------------------------------------------------------------------
+# Irregular forced bets: antes and blinds seat by seat (real tournament hands).
+
+
+def test_antes_that_differ_are_posted_seat_by_seat() -> None:
+    """p3 antes 2 (a dead blind, say): dead money in the pot; written back the same."""
+    (phh,) = loads(
+        GOOD.replace("antes = [1, 1, 1]", "antes = [1, 1, 2]").replace("[94, 107, 99]", "[94, 108, 98]")
+    )
+    hand = replay(phh)
+    assert [(e.seat, e.amount) for e in hand.events if e.kind.value == "post_ante"] == [
+        (1, 1),
+        (2, 1),
+        (3, 2),
+    ]
+    assert hand_to_phh(hand).antes == [1, 1, 2]
+
+
+def test_heads_up_forced_bets_are_assigned_in_reverse() -> None:
+    """PHH (and PokerKit) assign antes and blinds in reverse heads-up: ``antes = [1, 0]`` is p2's."""
+    text = """
+variant = "FR"
+antes = [1, 0]
+bring_in = 2
+small_bet = 10
+big_bet = 20
+starting_stacks = [100, 100]
+actions = ["d dh p1 2c3d4h", "d dh p2 5c6dKs", "p2 pb", "p1 f"]
+"""
+    (phh,) = loads(text)
+    hand = replay(phh)
+    assert [(e.seat, e.amount) for e in hand.events if e.kind.value == "post_ante"] == [(2, 1)]
+    assert finishing_stacks(hand, [1, 2]) == [100, 100]
+    assert hand_to_phh(hand).antes == [1, 0]
+
+
+SINGLE_BLIND = """
+variant = "FO/8"
+antes = [0, 0, 0]
+blinds_or_straddles = [10, 0, 0]
+small_bet = 10
+big_bet = 20
+starting_stacks = [100, 100, 100]
+actions = ["d dh p1 AcKd5s3d", "d dh p2 AsQsTh9c", "d dh p3 AhJh7s6d", "p2 cbr 20", "p3 f", "p1 f"]
+finishing_stacks = [90, 110, 100]
+"""
+
+
+def test_a_single_blind_is_posted_as_the_big_blind() -> None:
+    """One blind, of the small bet, left of the button (WSOP 2023 #43 hand 76 has one): the
+    next player acts first and raises it."""
+    (phh,) = loads(SINGLE_BLIND, source="single.phh")
+    hand = replay(phh)
+    blinds = [(e.seat, e.amount, e.detail) for e in hand.events if e.kind.value == "post_blind"]
+    assert blinds == [(1, 10, "big")]
+    assert hand_to_phh(hand).blinds_or_straddles == [10, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("blinds", "reason"),
+    [
+        ("[5, 10, 20]", "a blind above the small bet 10 is a straddle"),
+        ("[5, 10]", "'blinds_or_straddles' has 2 entries for 3 players"),
+    ],
+)
+def test_straddles_and_short_blind_lists_are_refused(blinds: str, reason: str) -> None:
+    with pytest.raises(PhhError, match=reason):
+        (phh,) = loads(SINGLE_BLIND.replace("[10, 0, 0]", blinds), source="straddle.phh")
+        replay(phh)
+
+
+def test_a_hand_without_forced_bets_replays() -> None:
+    """No blinds at all (PokerKit refuses such a hand): the player left of the button bets first."""
+    text = SINGLE_BLIND.replace("[10, 0, 0]", "[0, 0, 0]").replace(
+        '"p2 cbr 20", "p3 f", "p1 f"', '"p1 cbr 10", "p2 f", "p3 f"'
+    )
+    (phh,) = loads(text.replace("[90, 110, 100]", "[100, 100, 100]"), source="none.phh")
+    hand = replay(phh)
+    assert hand.result.returned == {1: 10}

@@ -17,6 +17,7 @@ from studpoker.engine.actions import (
     LegalOption,
 )
 from studpoker.engine.events import Event, EventKind
+from studpoker.engine.forced import ForcedBets, ForcedBetsError
 from studpoker.engine.pots import Pot
 from studpoker.engine.result import HandResult, PotResult, Share, ShownHand
 from studpoker.engine.state import Hand
@@ -27,6 +28,8 @@ __all__ = [
     "ActionKind",
     "Event",
     "EventKind",
+    "ForcedBets",
+    "ForcedBetsError",
     "Hand",
     "HandResult",
     "HandView",

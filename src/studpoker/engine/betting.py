@@ -1,7 +1,7 @@
 """Betting: the legal options of the player to act, applying an action, the clock rule.
 
 :class:`Betting` is the part of :class:`~studpoker.engine.state.Hand` that runs a betting
-round (fixed limit: the cap, heads-up rounds, short all-ins of RULES.md §129, the 4th street
+round (fixed limit: the cap, heads-up rounds, short all-ins of §129 (docs/rules.md), the 4th street
 double bet); the hand's other parts (dealing, streets, showdown) live in ``state.py``.
 """
 
@@ -45,15 +45,19 @@ class Betting:
         "_after",
         "_aggressor",
         "_allin",
+        "_antes",
         "_bet",
         "_bets",
         "_big_locked",
+        "_blinds",
         "_board",
         "_bring_in_due",
         "_bring_in_player",
         "_cannot_act",
         "_cap",
+        "_concede",
         "_cur",
+        "_dead",
         "_double",
         "_down",
         "_eventlog",
@@ -82,11 +86,13 @@ class Betting:
         "_to_act",
         "_uncapped",
         "_unit",
+        "_unknown_cards",
         "_up",
         "_up_signature",
         "_zeros",
         "button",
         "deck",
+        "forced",
         "game",
         "house",
         "initial_stacks",
@@ -303,9 +309,15 @@ class Betting:
         cur = self._cur
         cannot_act, acted = self._cannot_act, self._acted
         for j in self._after[i]:
-            if not cannot_act[j] and (not acted[j] or bets[j] < cur):
-                self._to_act = j
-                return
+            if not cannot_act[j]:
+                if bets[j] < cur:
+                    self._to_act = j
+                    return
+                if not acted[j]:
+                    if cannot_act.count(False) > 1:
+                        self._to_act = j
+                        return
+                    break  # the only player with chips owes nothing: no decision (see _advance)
         self._advance_to_self_or_end(i)
 
     def _aggress(self, i: int, kind: ActionKind, amount: int) -> None:
@@ -335,13 +347,25 @@ class Betting:
         self._cur = amount
 
     def _advance(self, i: int) -> None:
-        """Pass the turn clockwise from ``i``; end the round when nobody has to act."""
+        """Pass the turn clockwise from ``i``; end the round when nobody has to act.
+
+        A player who has not acted yet but owes nothing (the big blind) has a decision only while
+        somebody else may still bet: when he is the only player left with chips, the round is
+        over (docs/rules.md: no decision when betting is over; e.g. heads-up O8, the button calls
+        all-in for no more than the big blind).
+        """
         cur = self._cur
         cannot_act, acted, bet = self._cannot_act, self._acted, self._bet
         for j in self._after[i]:
-            if not cannot_act[j] and (not acted[j] or bet[j] < cur):
-                self._to_act = j
-                return
+            if not cannot_act[j]:
+                if bet[j] < cur:
+                    self._to_act = j
+                    return
+                if not acted[j]:
+                    if cannot_act.count(False) > 1:
+                        self._to_act = j
+                        return
+                    break
         self._advance_to_self_or_end(i)
 
     def _advance_to_self_or_end(self, i: int) -> None:
@@ -353,7 +377,7 @@ class Betting:
         self._end_round()
 
     def timeout(self, seat: int, *, protection_allowed: bool = True) -> tuple[Event, ...]:
-        """The clock ran out for ``seat`` (RULES.md "Action clock").
+        """The clock ran out for ``seat`` (docs/rules.md, R-TIMEOUT).
 
         Check if checking is free (a due bring-in is posted: it is forced); otherwise, when the
         seat has chips in this hand and ``protection_allowed``, it is all-in for what it has put

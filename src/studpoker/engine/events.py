@@ -129,6 +129,17 @@ class EventLog:
             events.append(new(Event, (k + 1, *record)))
         return tuple(events[start:])
 
+    def forget(self, cards: frozenset[Card]) -> None:
+        """Write ``cards`` as unknown (None) in every event so far (a replayed history's
+        stand-ins for its unknown cards); the records are rebuilt when next read."""
+        raw = self.raw
+        for k, record in enumerate(raw):
+            held = record[4]
+            if held and any(card in cards for card in held):
+                hidden = tuple(None if card in cards else card for card in held)
+                raw[k] = (*record[:4], hidden, *record[5:])
+        self._events.clear()
+
     def visible_to(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
         """What ``seat`` (None: a spectator) may see: hidden cards become None."""
         out: list[Event] = []

@@ -7,11 +7,21 @@ from collections.abc import Sequence
 from studpoker.games import Game, Stakes
 
 
-def check_table(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None) -> None:
-    """Raise ValueError (TypeError for stakes) naming what keeps this table from being dealt."""
+def check_table(
+    game: Game,
+    stakes: Stakes,
+    seats: Sequence[tuple[int, int]],
+    button: int | None,
+    *,
+    blinds_given: bool = False,
+) -> None:
+    """Raise ValueError (TypeError for stakes) naming what keeps this table from being dealt.
+
+    ``blinds_given``: the Omaha blinds come seat by seat (ForcedBets), not from the stakes.
+    """
     if not _plainly_valid_seats(seats):
         _check_seats(game, stakes, seats)
-    _check_stakes_and_button(game, stakes, seats, button)
+    _check_stakes_and_button(game, stakes, seats, button, blinds_given=blinds_given)
 
 
 def _plainly_valid_seats(seats: Sequence[tuple[int, int]]) -> bool:
@@ -58,7 +68,7 @@ def _check_seats(game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]]) -
 
 
 def _check_stakes_and_button(
-    game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None
+    game: Game, stakes: Stakes, seats: Sequence[tuple[int, int]], button: int | None, *, blinds_given: bool
 ) -> None:
     if stakes.__class__ is not Stakes and not isinstance(stakes, Stakes):
         raise TypeError(f"stakes must be a Stakes record, not {stakes!r}")
@@ -72,7 +82,7 @@ def _check_stakes_and_button(
         if button is not None:
             raise ValueError("stud has no button; leave button=None")
     else:
-        if stakes.big_blind <= 0:
+        if stakes.big_blind <= 0 and not blinds_given:
             raise ValueError("Omaha needs a big blind above zero")
         if button is None or button not in {s for s, _ in seats}:
             raise ValueError(f"Omaha needs button= one of the seats dealt in, not {button!r}")

@@ -153,7 +153,7 @@ def showdown(hand: Hand, returned: dict[int, int]) -> Callable[[], HandResult]:
     razz = hand.game.hand_types == ("razz",)
     hilo = hand.game.hi_lo
     live = [i for i in range(n) if not hand._folded[i]]
-    raw_pots = build_pots(hand.contributions, [seats[i] for i in live])
+    raw_pots = build_pots(hand.contributions, [seats[i] for i in live], dead=hand._dead)
     index = hand._index
     pot_players = [[index[s] for s in p.eligible] for p in raw_pots]
     evals = {i: _evaluate(hand, i) for i in live}
@@ -179,10 +179,11 @@ def showdown(hand: Hand, returned: dict[int, int]) -> Callable[[], HandResult]:
     shown_set: set[int] = set()
     shown: list[ShownHand] = []
     mucked: list[int] = []
+    conceding = hand._concede  # a replayed history mucks these unknown hands (Hand's concede=)
     for i in order:
         e = evals[i]
-        must = hand._exposed
-        if not must:
+        must = hand._exposed and i not in conceding
+        if not must and i not in conceding:
             for p, players in enumerate(pot_players):
                 if i not in players or len(players) < 2:
                     continue
@@ -222,7 +223,8 @@ def showdown(hand: Hand, returned: dict[int, int]) -> Callable[[], HandResult]:
         if len(players) == 1:
             shares.append(Share(seat=seats[players[0]], amount=pot.amount, half="uncontested"))
         else:
-            contenders = [i for i in players if i in shown_set]
+            # Nobody shown in this pot only when every hand in it conceded: decide it on their cards.
+            contenders = [i for i in players if i in shown_set] or players
             top = max(evals[i].high_value for i in contenders)
             high_winners = [i for i in contenders if evals[i].high_value == top]
             low_winners: list[int] = []

@@ -7,11 +7,12 @@ speaks in table seat numbers. Events are kept as plain tuples and turned into
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from studpoker.cards import Card, Deck
 from studpoker.engine.betting import Betting
 from studpoker.engine.events import Event, EventKind, EventLog, RawEvent
+from studpoker.engine.forced import ForcedBets
 from studpoker.engine.pots import Pot, build_pots
 from studpoker.engine.result import HandResult
 from studpoker.engine.seating import check_table
@@ -43,6 +44,7 @@ _BRING_IN_KEYS = {
 }
 
 NOBODY = 0  # visibility of burnt cards: no seat may see them
+_NONE: frozenset[int] = frozenset()
 
 
 class Hand(Betting):
@@ -51,6 +53,12 @@ class Hand(Betting):
     ``seats`` lists ``(seat_number, stack)`` in clockwise order (ascending seat numbers 1..10).
     The hand deals at once up to the first decision; then call :meth:`apply` (or
     :meth:`timeout`) for the seat in :attr:`to_act` until :attr:`is_over`.
+
+    ``forced`` posts per-seat antes and Omaha blinds in place of the stakes' ones
+    (:class:`~studpoker.engine.forced.ForcedBets`). ``concede`` is for replaying a history that
+    does not know some hands and has them mucked: at a showdown those seats muck unseen and win
+    nothing (not for live play, where a hand that could win is shown); a pot that only such
+    hands contest is still decided on their cards as dealt, so a replay must refuse it.
     """
 
     __slots__ = ()  # the state is in Betting.__slots__
@@ -64,17 +72,33 @@ class Hand(Betting):
         deck: Deck | None = None,
         house: HouseRules | None = None,
         button: int | None = None,
+        forced: ForcedBets | None = None,
+        concede: Collection[int] = (),
     ) -> None:
         game = get_game(game) if isinstance(game, str) else game
         self.game: Game = game
         self.stakes: Stakes = stakes
         self.house: HouseRules = game.default_house if house is None else house
-        check_table(game, stakes, seats, button)  # afterwards seats are (int, int) pairs
+        blinds_given = forced is not None and forced.blinds is not None
+        check_table(game, stakes, seats, button, blinds_given=blinds_given)  # then seats are (int, int)
         self.deck: Deck = Deck() if deck is None else deck
         n = len(seats)
         self._n = n
         self.seat_numbers: tuple[int, ...] = tuple([s for s, _ in seats])
         self._index: dict[int, int] = {s: i for i, s in enumerate(self.seat_numbers)}
+        self.forced: ForcedBets | None = forced
+        self._antes: list[int] | None = None  # per-seat forced bets (ForcedBets); None: the stakes'
+        self._blinds: list[int] | None = None
+        self._dead: dict[int, int] | None = None  # seat -> the per-seat ante he paid: dead money
+        if forced is not None:
+            forced.check(game, stakes, self.seat_numbers)
+            self._antes = forced.seat_antes(self.seat_numbers)
+            self._blinds = forced.seat_blinds(self.seat_numbers)
+            if self._antes is not None:
+                self._dead = {}
+        # Replays only: seats whose unknown hands the history mucks (see the class docstring).
+        self._concede: frozenset[int] = frozenset(self._seat_index(s) for s in concede) if concede else _NONE
+        self._unknown_cards: frozenset[Card] = frozenset()  # see forget_cards
         self.initial_stacks: dict[int, int] = dict(seats)
         self.button: int | None = button
         self._stud = game.kind == "stud"
@@ -126,10 +150,16 @@ class Hand(Betting):
 
     def _start(self) -> None:
         ante = self.stakes.ante
-        if ante:
+        antes = self._antes
+        dead = self._dead
+        if ante or antes is not None:
             log = self._log.append
             stacks, put, allin, cannot_act = self._stack, self._put, self._allin, self._cannot_act
             for i, seat in enumerate(self.seat_numbers):
+                if antes is not None:
+                    ante = antes[i]
+                    if not ante:
+                        continue
                 stack = stacks[i]
                 paid = ante if ante < stack else stack
                 stacks[i] = stack - paid
@@ -137,6 +167,8 @@ class Hand(Betting):
                 all_in = paid == stack
                 if all_in:
                     allin[i] = cannot_act[i] = True
+                if dead is not None:
+                    dead[seat] = paid
                 log((_E_ANTE, None, seat, None, None, paid, None, all_in, None, None))
         self._next_street()
 
@@ -200,12 +232,22 @@ class Hand(Betting):
     def pots(self) -> tuple[Pot, ...]:
         """The pots as they stand (bets of the current round included)."""
         live = [s for i, s in enumerate(self.seat_numbers) if not self._folded[i]]
-        return build_pots(self.contributions, live)
+        return build_pots(self.contributions, live, dead=self._dead)
 
     def cards_of(self, seat: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         """(down cards, up cards) of a seat: the full truth; views decide who may see them."""
         i = self._seat_index(seat)
         return tuple(self._down[i]), tuple(self._up[i])
+
+    # ----------------------------------------------------------------- replaying histories
+
+    def forget_cards(self, cards: Collection[Card]) -> None:
+        """Replaying a history with unknown cards (PHH ``??``), dealt as stand-ins: from now on
+        the events and the views carry ``None`` for them, as for a card a seat may not see, so
+        every history written from this hand keeps them unknown."""
+        unknown = frozenset(cards)
+        self._unknown_cards = self._unknown_cards | unknown
+        self._eventlog.forget(unknown)
 
     def _seat_index(self, seat: int) -> int:
         i = self._index.get(seat)
@@ -348,11 +390,14 @@ class Hand(Betting):
         else:
             b = self._index[self.button] if self.button is not None else 0
             if k == 0:
-                sb, bb = (b, (b + 1) % n) if n == 2 else ((b + 1) % n, (b + 2) % n)
-                self._post_blind(sb, stakes.small_blind, "small")
-                self._post_blind(bb, stakes.big_blind, "big")
-                self._cur = self._full = stakes.big_blind
-                self._bets = 1
+                if self._blinds is None:
+                    sb, bb = (b, (b + 1) % n) if n == 2 else ((b + 1) % n, (b + 2) % n)
+                    self._post_blind(sb, stakes.small_blind, "small")
+                    self._post_blind(bb, stakes.big_blind, "big")
+                    self._cur = self._full = stakes.big_blind
+                    self._bets = 1
+                else:
+                    bb = self._post_forced_blinds(self._blinds, b)
                 able = [i for i in range(n) if not cannot_act[i]]
                 # The round begins once the blinds are in: a blind all-in leaves it to the others.
                 self._uncapped = self.house.heads_up_uncapped and len(able) == 2
@@ -367,6 +412,24 @@ class Hand(Betting):
         self._set_offer()
         self._to_act = first
         return True
+
+    def _post_forced_blinds(self, blinds: list[int], b: int) -> int:
+        """Post per-seat blinds (ForcedBets) from the button's left; return the big blind's index:
+        the last of the largest blinds, whom the first player to act follows (the button when
+        nobody posts, so that the player left of the button acts first)."""
+        n = self._n
+        top = max(blinds)
+        big = b
+        for step in range(1, n + 1):
+            i = (b + step) % n
+            amount = blinds[i]
+            if amount:
+                self._post_blind(i, amount, "big" if amount == top else "small")
+                if amount == top:
+                    big = i
+        self._cur = self._full = top
+        self._bets = 1 if top else 0
+        return big
 
     def _post_blind(self, i: int, amount: int, which: str) -> None:
         paid = amount if amount < self._stack[i] else self._stack[i]
@@ -446,17 +509,20 @@ class Hand(Betting):
     # ----------------------------------------------------------------- the end
 
     def _return_uncalled(self) -> dict[int, int]:
-        put = self._put
-        top, most, second = 0, put[0], 0  # the first largest contribution and the next one
+        put = live = self._put
+        if self._dead:  # dead money is never uncalled: compare the live bets
+            dead = self._dead
+            live = [p - dead.get(s, 0) for p, s in zip(put, self.seat_numbers, strict=True)]
+        top, most, second = 0, live[0], 0  # the first largest contribution and the next one
         for i in range(1, self._n):
-            if put[i] > most:
-                top, most, second = i, put[i], most
-            elif put[i] > second:
-                second = put[i]
+            if live[i] > most:
+                top, most, second = i, live[i], most
+            elif live[i] > second:
+                second = live[i]
         returned: dict[int, int] = {}
-        if put[top] > second:
-            extra = put[top] - second
-            put[top] = second
+        if live[top] > second:
+            extra = live[top] - second
+            put[top] -= extra
             self._stack[top] += extra
             seat = self.seat_numbers[top]
             returned[seat] = extra

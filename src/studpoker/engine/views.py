@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
-    """One seat as the viewer sees it; hidden down cards are None (their number still shows)."""
+    """One seat as the viewer sees it; hidden down cards are None (their number still shows), and
+    so are the cards a replayed history does not know (PHH ``??``, even an up card)."""
 
     seat: int
     stack: int
@@ -26,7 +27,7 @@ class SeatView:
     all_in: bool
     protected: bool
     down: tuple[Card | None, ...]
-    up: tuple[Card, ...]
+    up: tuple[Card | None, ...]
     shown: bool
 
     def to_dict(self) -> dict[str, object]:
@@ -39,7 +40,7 @@ class SeatView:
             "all_in": self.all_in,
             "protected": self.protected,
             "down": [None if c is None else str(c) for c in self.down],
-            "up": [str(c) for c in self.up],
+            "up": [None if c is None else str(c) for c in self.up],
             "shown": self.shown,
         }
 
@@ -91,10 +92,14 @@ def build_view(hand: Hand, viewer: int | None) -> HandView:
         hand._seat_index(viewer)
     result = hand.result if hand.is_over else None
     shown = {h.seat for h in result.shown} if result is not None else set()
+    unknown = hand._unknown_cards  # a replayed history's stand-ins for its unknown cards
     seats: list[SeatView] = []
     for i, seat in enumerate(hand.seat_numbers):
         visible = seat == viewer or seat in shown or (hand._exposed and not hand._folded[i])
-        down = tuple(hand._down[i]) if visible else tuple(None for _ in hand._down[i])
+        if visible:
+            down = tuple(None if c in unknown else c for c in hand._down[i])
+        else:
+            down = tuple(None for _ in hand._down[i])
         seats.append(
             SeatView(
                 seat=seat,
@@ -105,7 +110,7 @@ def build_view(hand: Hand, viewer: int | None) -> HandView:
                 all_in=hand._allin[i] and not hand._folded[i],
                 protected=hand._protected[i],
                 down=down,
-                up=tuple(hand._up[i]),
+                up=tuple(None if c in unknown else c for c in hand._up[i]) if unknown else tuple(hand._up[i]),
                 shown=seat in shown,
             )
         )

@@ -26,11 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from studpoker.cards import Card, CardError, Deck, format_cards
 from studpoker.engine.actions import Action, ActionKind, IllegalActionError, LegalActions, LegalOption
 from studpoker.engine.events import EventKind
+from studpoker.engine.forced import ForcedBets
 from studpoker.games import HouseRules, Stakes, get_game
 from studpoker.history import toml_out
 
@@ -82,6 +83,7 @@ class PhhAction:
 
     ``actor`` is ``"d"`` (the dealer) or ``"pN"``; ``player`` the 0-based player index (``None``
     for the dealer, or for ``d db``); ``cards`` holds ``None`` for an unknown card (``??``).
+    ``shows_dealt``: ``pN sm -``, showing the cards the file has dealt him (PHH's dash).
     """
 
     number: int
@@ -92,6 +94,12 @@ class PhhAction:
     cards: tuple[Card | None, ...] = ()
     amount: int | None = None
     commentary: str | None = None
+    shows_dealt: bool = False
+
+    @property
+    def mucks(self) -> bool:
+        """``pN sm`` without cards: the player mucks (``sm -`` and ``sm CARDS`` show)."""
+        return self.verb == "sm" and not self.cards and not self.shows_dealt
 
 
 @dataclass(slots=True)
@@ -228,8 +236,9 @@ def parse_action(text: str, number: int, *, file: str | None = None) -> PhhActio
             raise fail(f"bad amount in {text!r}: {exc}") from None
         return PhhAction(number, text, actor, verb, player, (), amount, commentary)
     if verb == "sm" and len(args) <= 1:
-        cards = cards_of(args[0]) if args and args[0] != "-" else ()
-        return PhhAction(number, text, actor, verb, player, cards, None, commentary)
+        dash = bool(args) and args[0] == "-"
+        cards = cards_of(args[0]) if args and not dash else ()
+        return PhhAction(number, text, actor, verb, player, cards, None, commentary, shows_dealt=dash)
     if verb == "sd":
         raise fail(f"{text!r}: standing pat or discarding is not part of the stud and Omaha games")
     raise fail(f"unknown action {text!r}")
@@ -402,89 +411,25 @@ def _seat_numbers(phh: PhhHand, *, stud: bool) -> list[int]:
 
 
 def deck_order(phh: PhhHand, actions: Sequence[PhhAction], *, burn_cards: bool = False) -> list[Card]:
-    """The cards of the file in the order the engine deals them (the top of a stacked deck).
+    """The cards of the file in the order the engine deals them (the top of a stacked deck),
+    with stand-ins for unknown cards: see :func:`studpoker.history.phh_deal.plan_deal`."""
+    from studpoker.history.phh_deal import plan_deal
 
-    The engine deals stud one card at a time clockwise from the lowest seat (three rounds on
-    3rd street, then one card per street to each player still in; a community card when the
-    deck runs short), Omaha the four hole cards one at a time from the player left of the button
-    (p1) and then the flop, turn and river. Players' cards are taken in file order, so a file may
-    give them per street or all at once; ``burn_cards`` puts a filler card before each street
-    after the first (the burnt cards are not in PHH files).
-    """
-    n = phh.player_count
-    stud = phh.variant in STUD_VARIANTS
-    hole: list[list[Card]] = [[] for _ in range(n)]
-    board: list[Card] = []
-    seen: dict[int, int] = {}
-    for act in actions:
-        if act.actor != "d":
-            continue
-        if any(c is None for c in act.cards):
-            raise PhhError(
-                f"{act.text!r} has unknown cards (??): "
-                "a hand can only be replayed when every dealt card is known",
-                file=phh.source,
-                action=act.number,
-            )
-        for card in act.cards:
-            assert card is not None
-            if int(card) in seen:
-                raise PhhError(
-                    f"card {card} is dealt twice (first in action {seen[int(card)]})",
-                    file=phh.source,
-                    action=act.number,
-                )
-            seen[int(card)] = act.number
-        if act.verb == "dh":
-            assert act.player is not None
-            if act.player >= n:
-                raise PhhError(
-                    f"{act.text!r}: there are only {n} players", file=phh.source, action=act.number
-                )
-            hole[act.player].extend(c for c in act.cards if c is not None)
-        else:
-            board.extend(c for c in act.cards if c is not None)
+    return plan_deal(phh, actions, house=HouseRules(burn_cards=burn_cards)).order
 
-    order: list[Card] = []
-    filler = iter([c for c in (Card(i) for i in range(52)) if int(c) not in seen])
 
-    def burn() -> None:
-        # The engine burns a card before each street after the first while two cards are left.
-        if burn_cards and 52 - len(order) >= 2:
-            card = next(filler, None)
-            if card is None:
-                raise PhhError("no card is left to burn: the file deals too many cards", file=phh.source)
-            order.append(card)
-
-    if stud:
-        first_rounds = 3
-        most = max(len(cards) for cards in hole)
-        for index in range(most):
-            if index >= first_rounds:  # 4th to 7th street
-                burn()
-            order.extend(cards[index] for cards in hole if len(cards) > index)
-        if board:
-            if most < 7:
-                burn()
-            order.extend(board)
-    else:
-        most = max(len(cards) for cards in hole)
-        for index in range(most):
-            order.extend(cards[index] for cards in hole if len(cards) > index)
-        for index, card in enumerate(board):
-            if index in (0, 3, 4):
-                burn()
-            order.append(card)
-    return order
+def _usual_blinds(blinds: Sequence[int]) -> bool:
+    """``[small, big, 0, ...]`` with both blinds posted: the table's usual blinds."""
+    return len(blinds) >= 2 and 0 < blinds[0] <= blinds[1] and not any(blinds[2:])
 
 
 def stakes_of(phh: PhhHand) -> Stakes:
-    """The engine stakes of a PHH hand (uniform antes; blinds ``[small, big, 0, ...]``)."""
+    """The engine stakes of a PHH hand. Antes that differ between players and blinds other
+    than ``[small, big, 0, ...]`` are posted seat by seat (:func:`forced_bets_of`): the stakes
+    then carry no ante, and as big blind the largest blind."""
     fail = partial(PhhError, file=phh.source)
     antes = set(phh.antes)
-    if len(antes) != 1:
-        raise fail(f"antes {phh.antes} are not uniform: studpoker plays one ante for everyone")
-    ante = antes.pop()
+    ante = antes.pop() if len(antes) == 1 else 0
     if phh.small_bet is None or phh.big_bet is None:
         raise fail("'small_bet' and 'big_bet' are required")
     try:
@@ -495,21 +440,45 @@ def stakes_of(phh: PhhHand) -> Stakes:
                 raise fail("stud has a bring-in, not blinds: 'blinds_or_straddles' must be empty or zero")
             return Stakes(ante=ante, bring_in=phh.bring_in, small_bet=phh.small_bet, big_bet=phh.big_bet)
         blinds = phh.blinds_or_straddles or []
-        if len(blinds) < 2 or any(blinds[2:]):
-            raise fail(f"blinds_or_straddles {blinds} must be [small blind, big blind, 0, ...]: no straddles")
+        if len(blinds) != phh.player_count:
+            raise fail(f"blinds_or_straddles {blinds} must give one blind (or 0) for each of the players")
+        if any(b > phh.small_bet for b in blinds):
+            raise fail(
+                f"blinds_or_straddles {blinds}: a blind above the small bet {phh.small_bet} is a straddle, "
+                "which fixed-limit Omaha Hi/Lo does not play here"
+            )
         if phh.bring_in:
             raise fail("Omaha has blinds, not a bring-in")
+        usual = _usual_blinds(blinds)
         return Stakes(
             ante=ante,
             small_bet=phh.small_bet,
             big_bet=phh.big_bet,
-            small_blind=blinds[0],
-            big_blind=blinds[1],
+            small_blind=blinds[0] if usual else 0,
+            big_blind=blinds[1] if usual else max(blinds),
         )
     except ValueError as exc:
         if isinstance(exc, PhhError):
             raise
         raise fail(f"stakes cannot be played: {exc}") from None
+
+
+def forced_bets_of(phh: PhhHand, seats: Sequence[int]) -> ForcedBets | None:
+    """Per-seat antes and blinds of a PHH hand whose forced bets are not the table's usual ones
+    (None when they are). ``seats`` are the players' table seats in PHH order; heads-up, PHH
+    assigns the antes and blinds in reverse (p1 posts the second entry), as PokerKit does."""
+
+    def per_seat(values: Sequence[int]) -> dict[int, int]:
+        ordered = list(values)[::-1] if len(seats) == 2 else list(values)
+        return {seat: amount for seat, amount in zip(seats, ordered, strict=True) if amount}
+
+    antes = per_seat(phh.antes) if len(set(phh.antes)) > 1 else None
+    blinds = None
+    if phh.variant not in STUD_VARIANTS and not _usual_blinds(phh.blinds_or_straddles or []):
+        blinds = per_seat(phh.blinds_or_straddles or [])
+    if antes is None and blinds is None:
+        return None
+    return ForcedBets(antes=antes, blinds=blinds)
 
 
 def _engine_cards(hand: Hand, seat: int) -> list[Card]:
@@ -563,10 +532,15 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
     """Play the hand of a PHH file through the engine and return the finished :class:`Hand`.
 
     ``house`` sets the house rules (default: the game's defaults; ``HouseRules.pokerkit_compat``
-    for hands played by PokerKit's rules). Raises :class:`PhhError` for any illegal or
-    inconsistent input: the file, the action number and the reason.
+    for hands played by PokerKit's rules). Unknown cards (``??``) are filled in from the
+    player's later ``sm`` or dealt as stand-ins (:mod:`studpoker.history.phh_deal`), which the
+    returned hand has forgotten (its events and views carry None for them); a hand the file
+    mucks with unknown cards is mucked unseen at the showdown. Raises :class:`PhhError` for any
+    illegal or inconsistent input, a showdown that needs an unknown card included: the file,
+    the action number and the reason.
     """
     from studpoker.engine import Hand
+    from studpoker.history.phh_deal import plan_deal
 
     game = get_game(phh.game_code)
     stud = game.is_stud
@@ -576,7 +550,9 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
     stakes = stakes_of(phh)
     rules = game.default_house if house is None else house
     n = phh.player_count
-    if stakes.ante and phh.ante_trimming_status is False and min(phh.starting_stacks) < stakes.ante:
+    if phh.ante_trimming_status is False and any(
+        s < a for s, a in zip(phh.starting_stacks, phh.antes, strict=True)
+    ):
         raise PhhError(
             "ante_trimming_status = false with a stack below the ante: studpoker always trims "
             "(a short ante puts the player all-in for what he has)",
@@ -585,8 +561,11 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
     for act in actions:
         if act.player is not None and act.player >= n:
             raise PhhError(f"{act.text!r}: there are only {n} players", file=source, action=act.number)
-    top = deck_order(phh, actions, burn_cards=rules.burn_cards)
-    deck = Deck.stacked(top, random.Random(0), salt="phh")
+    plan = plan_deal(phh, actions, house=rules)
+    stand_ins = plan.stand_ins
+    mucked = {act.player for act in actions if act.mucks}
+    conceding = [seats[player] for player in plan.unknown if player in mucked]
+    deck = Deck.stacked(plan.order, random.Random(0), salt="phh")
     try:
         hand = Hand(
             game,
@@ -595,6 +574,8 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
             deck=deck,
             house=rules,
             button=None if stud else seats[-1],
+            forced=forced_bets_of(phh, seats),
+            concede=conceding,
         )
     except ValueError as exc:
         raise PhhError(f"the hand cannot start: {exc}", file=source) from None
@@ -602,8 +583,10 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
     def label(seat: int | None) -> str:
         return "nobody" if seat is None else f"p{seats.index(seat) + 1} (seat {seat})"
 
-    given: list[list[Card]] = [[] for _ in range(n)]
+    given = [0] * n  # how many of each player's cards the file has dealt so far
     board: list[Card] = []
+    last_played: PhhAction | None = None  # the last player action applied
+    idle_check_seen = False
     for act in actions:
         fail = partial(PhhError, file=source, action=act.number)
         if not act.verb:
@@ -619,12 +602,13 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
         if act.verb == "dh":
             assert act.player is not None
             seat = seats[act.player]
-            given[act.player].extend(c for c in act.cards if c is not None)
+            given[act.player] += len(act.cards)
             dealt = _engine_cards(hand, seat)
-            if dealt[: len(given[act.player])] != given[act.player]:
+            if dealt[: given[act.player]] != plan.hole[act.player][: given[act.player]]:
+                shown = format_cards([c for c in dealt if c not in stand_ins], " ")
                 raise fail(
                     f"{act.text!r} does not match the deal: {label(seat)} has been dealt "
-                    f"{format_cards(dealt, ' ') or 'nothing'} by now"
+                    f"{shown or 'nothing'} by now"
                 )
             continue
         if act.verb == "db":
@@ -642,6 +626,16 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
             if wrong:
                 raise fail(f"{act.text!r}: {label(seat)} does not hold {format_cards(wrong, ' ')}")
             continue
+        if (
+            act.verb == "cc"
+            and hand.to_act != seat
+            and not idle_check_seen
+            and _only_one_with_chips(hand, seat)
+        ):
+            # PokerKit asks the last player with chips to check when the others went all-in during
+            # the round without betting more than him; here betting is over (no decision).
+            idle_check_seen = True
+            continue
         if hand.is_over:
             raise fail(f"{act.text!r}: the hand is already over")
         if hand.to_act != seat:
@@ -654,6 +648,7 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
             hand.apply(seat, action)
         except IllegalActionError as exc:
             raise fail(f"{act.text!r} is not legal: {exc}") from None
+        last_played = act
     if not hand.is_over:
         raise PhhError(
             f"the actions end before the hand is over ({label(hand.to_act)} is to act)",
@@ -661,10 +656,12 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
         )
     for index, seat in enumerate(seats):
         dealt = _engine_cards(hand, seat)
-        if dealt != given[index]:
+        if dealt != plan.hole[index][: given[index]]:
+            wanted = [c for c in plan.hole[index][: given[index]] if c not in stand_ins]
             raise PhhError(
-                f"the file deals p{index + 1} {format_cards(given[index], ' ') or 'nothing'} but the hand "
-                f"deals {format_cards(dealt, ' ')}: a deal is missing or extra",
+                f"the file deals p{index + 1} {format_cards(wanted, ' ') or 'nothing'} but the hand "
+                f"deals {format_cards([c for c in dealt if c not in stand_ins], ' ')}: "
+                "a deal is missing or extra",
                 file=source,
             )
     if _engine_board(hand) != board:
@@ -673,6 +670,16 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
             f"{format_cards(_engine_board(hand), ' ') or '(none)'}",
             file=source,
         )
+    _check_unknown_hands_not_needed(
+        hand,
+        phh,
+        actions=actions,
+        seats=seats,
+        unknown=plan.unknown,
+        conceding=set(conceding),
+        last_played=last_played,
+    )
+    hand.forget_cards(stand_ins)
     if check_finishing_stacks and phh.finishing_stacks is not None:
         final = finishing_stacks(hand, seats)
         if final != phh.finishing_stacks:
@@ -681,6 +688,58 @@ def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_sta
                 file=source,
             )
     return hand
+
+
+def _only_one_with_chips(hand: Hand, seat: int) -> bool:
+    """``seat`` is the only player still in with chips, and another player is still in (all-in)."""
+    view = hand.view(None)
+    me = view.seat(seat)
+    others = [s for s in view.seats if s.seat != seat and not s.folded]
+    return not me.folded and not me.all_in and bool(others) and all(s.all_in for s in others)
+
+
+def _check_unknown_hands_not_needed(
+    hand: Hand,
+    phh: PhhHand,
+    *,
+    actions: Sequence[PhhAction],
+    seats: Sequence[int],
+    unknown: Mapping[int, list[Card]],
+    conceding: set[int],
+    last_played: PhhAction | None,
+) -> None:
+    """A showdown may not need a card the file does not know: a hand still in with unknown
+    cards must be mucked in the file, and every pot needs a hand that is known."""
+    result = hand.result
+    if not result.showdown or not unknown:
+        return
+    in_showdown = {h.seat for h in result.shown} | set(result.mucked)
+    last_sm = {act.player: act for act in actions if act.verb == "sm" and act.player is not None}
+
+    def fail(reason: str, act: PhhAction | None) -> PhhError:
+        return PhhError(reason, file=phh.source, action=None if act is None else act.number)
+
+    for player, stand_ins in unknown.items():
+        seat = seats[player]
+        if seat in in_showdown and seat not in conceding:
+            act = last_sm.get(player, last_played)
+            where = f"{act.text!r}: " if act is not None else ""
+            raise fail(
+                f"{where}the showdown needs p{player + 1}'s cards, but {len(stand_ins)} of them are "
+                "unknown (??) and the file does not muck his hand",
+                act,
+            )
+    for pot in result.pots:
+        if len(pot.eligible) > 1 and all(seat in conceding for seat in pot.eligible):
+            players = ", ".join(f"p{seats.index(s) + 1}" for s in pot.eligible)
+            act = last_sm.get(seats.index(pot.eligible[-1]))
+            where = f"{act.text!r}: " if act is not None else ""
+            name = "the main pot" if pot.index == 0 else f"side pot {pot.index}"
+            raise fail(
+                f"{where}every hand in {name} ({players}) is mucked with unknown cards (??): "
+                "the file does not say who wins it",
+                act,
+            )
 
 
 def finishing_stacks(hand: Hand, seats: Sequence[int]) -> list[int]:
@@ -705,6 +764,14 @@ def player_order(hand: Hand) -> list[int]:
     return seats[b + 1 :] + seats[: b + 1]
 
 
+EVERY_CARD: Literal["all"] = "all"  # hand_to_phh(seen_by=...): the complete record
+
+
+def _cards_text(cards: Iterable[Card | None]) -> str:
+    """Cards written together, ``??`` for one the reader does not know."""
+    return "".join("??" if card is None else str(card) for card in cards)
+
+
 _ACTION_NOTATION = {
     ActionKind.FOLD: "f",
     ActionKind.CHECK: "cc",
@@ -722,8 +789,15 @@ def hand_to_phh(
     time: datetime.datetime | None = None,
     event: str | None = None,
     currency: str | None = None,
+    seen_by: int | Literal["all"] | None = EVERY_CARD,
 ) -> PhhHand:
     """The PHH record of a finished engine hand (``players`` maps seat numbers to names).
+
+    ``seen_by`` chooses whose history it is: ``"all"`` (:data:`EVERY_CARD`, the default) writes
+    every card; a seat number writes the hand as that player saw it and ``None`` as a spectator
+    did: the down cards the reader never saw (other players' cards unless shown at the
+    showdown or turned up for an all-in run-out) are written ``??``. Such a file still replays
+    to the same stacks: every hand the showdown needs is shown in it.
 
     Deals are written one ``d dh`` per player and street (cards in dealing order), the showdown
     as ``sm`` (shown cards) or a bare ``sm`` (mucked); hands turned up for an all-in run-out are
@@ -741,22 +815,26 @@ def hand_to_phh(
     n = len(order)
     label = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     actions: list[str] = []
-    dealt: dict[int, list[Card]] = {seat: [] for seat in order}
-    run: dict[int, list[Card]] = {}
+    dealt: dict[int, list[Card | None]] = {seat: [] for seat in order}  # None: not seen (??)
+    run: dict[int, list[Card | None]] = {}
     exposed: dict[int, int] = {}  # seat -> how many cards he had when turned up
+    down_at: dict[int, list[int]] = {seat: [] for seat in order}  # positions of his down cards
+    events = hand.events if seen_by == EVERY_CARD else hand.events_for(seen_by)
 
     def flush() -> None:
         for seat in order:
             cards = run.get(seat)
             if cards:
-                actions.append(f"d dh {label[seat]} {format_cards(cards)}")
+                actions.append(f"d dh {label[seat]} {_cards_text(cards)}")
         run.clear()
 
-    for ev in hand.events:
+    for ev in events:
         kind = ev.kind
         if kind is EventKind.DEAL:
-            assert ev.seat is not None and ev.cards and ev.cards[0] is not None
+            assert ev.seat is not None and ev.cards
             run.setdefault(ev.seat, []).append(ev.cards[0])
+            if ev.detail == "down":
+                down_at[ev.seat].append(len(dealt[ev.seat]))
             dealt[ev.seat].append(ev.cards[0])
             continue
         if run:
@@ -775,22 +853,32 @@ def hand_to_phh(
             actions.append(f"# {label[ev.seat]} {_PROTECTED_TEXT}")
         elif kind is EventKind.EXPOSE:
             assert ev.seat is not None
-            exposed[ev.seat] = len(dealt[ev.seat])
-            actions.append(f"{label[ev.seat]} sm {format_cards(dealt[ev.seat])}")
+            held = dealt[ev.seat]
+            # His down cards, turned up in dealing order, are public now (also in a reader's history).
+            for position, card in zip(down_at[ev.seat], ev.cards or (), strict=False):
+                held[position] = card
+            exposed[ev.seat] = len(held)
+            actions.append(f"{label[ev.seat]} sm {_cards_text(held)}")
         elif kind is EventKind.SHOW:
             assert ev.seat is not None
-            cards = [c for c in ev.cards or () if c is not None and c not in hand.board]
+            shown = [c for c in ev.cards or () if c not in hand.board]
             if exposed.get(ev.seat) != len(dealt[ev.seat]):  # not already shown as they are
-                actions.append(f"{label[ev.seat]} sm {format_cards(cards)}")
+                actions.append(f"{label[ev.seat]} sm {_cards_text(shown)}")
         elif kind is EventKind.MUCK:
             assert ev.seat is not None
             actions.append(f"{label[ev.seat]} sm")
     flush()
 
     result = hand.result
+    forced = hand.forced
+
+    def per_player(amounts: Mapping[int, int]) -> list[int]:
+        values = [amounts.get(seat, 0) for seat in order]
+        return values[::-1] if n == 2 else values  # PHH assigns forced bets in reverse heads-up
+
     phh = PhhHand(
         variant=VARIANT_OF_GAME[game.code],
-        antes=[stakes.ante] * n,
+        antes=[stakes.ante] * n if forced is None or forced.antes is None else per_player(forced.antes),
         starting_stacks=[hand.initial_stacks[seat] for seat in order],
         actions=actions,
         ante_trimming_status=True,
@@ -800,7 +888,10 @@ def hand_to_phh(
     if game.is_stud:
         phh.bring_in, phh.small_bet, phh.big_bet = stakes.bring_in, stakes.small_bet, stakes.big_bet
     else:
-        phh.blinds_or_straddles = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+        if forced is None or forced.blinds is None:
+            phh.blinds_or_straddles = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+        else:
+            phh.blinds_or_straddles = per_player(forced.blinds)
         phh.small_bet, phh.big_bet = stakes.small_bet, stakes.big_bet
     if players:
         phh.players = [players.get(seat, "") for seat in order]
