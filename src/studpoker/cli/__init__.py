@@ -21,6 +21,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "equity",
     "play",
     "replay",
+    "import_hands",
+    "export",
 )
 
 

@@ -3,6 +3,11 @@
 Per hand, one JSON line ``{"file": ..., "variant": ..., "finishing_stacks": [...]}`` (or the
 readable history with ``--text``). An illegal file is reported on stderr as
 ``FILE: action N: reason``; the other files are still replayed and the exit status is 1.
+
+A ``.txt`` file is read as PokerStars hand histories: each hand is converted to PHH, replayed,
+and every amount the file states is checked against the replay (``FILE: hand #N, line L:
+reason`` when one differs); its JSON line adds ``winnings`` and ``rake``, and the finishing
+stacks are net of rake. A PHH record with a ``_rake`` field is settled the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from typing import Any
 
 from studpoker.games import HouseRuleError, HouseRules, get_game
 from studpoker.history.phh import PhhError, PhhHand, finishing_stacks, load_hands, replay
+from studpoker.history.pokerstars_check import ReplayedHand, import_file
+from studpoker.history.pokerstars_import import SkippedHand
+from studpoker.history.settle import RAKE_FIELD, Settlement, settle
 from studpoker.history.text import text_history
 
 
@@ -27,12 +35,14 @@ def register(subparsers: Any) -> None:
             "readable history with --text. Exit status 1 if any file is illegal."
         ),
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help=".phh or .phhs files")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help=".phh or .phhs files, or PokerStars hand histories (.txt)"
+    )
     parser.add_argument("--text", action="store_true", help="print the readable hand history instead of JSON")
     parser.add_argument(
         "--compat",
         choices=["pokerkit"],
-        help="set the house switches to PokerKit's behaviour (RULES.md, last section)",
+        help="set the house switches to PokerKit's behaviour (docs/rules.md, R-POKERKIT-COMPAT)",
     )
     parser.add_argument(
         "--house",
@@ -72,6 +82,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"studpoker replay: {exc}", file=sys.stderr)
         return 2
     for name in args.files:
+        if name.lower().endswith(".txt"):
+            status = max(status, _replay_pokerstars(name, args))
+            continue
         try:
             hands = load_hands(name)
         except PhhError as exc:
@@ -81,7 +94,10 @@ def _run(args: argparse.Namespace) -> int:
         for phh in hands:
             try:
                 house = _house_for(phh, args.compat, args.house)
-                hand = replay(phh, house=house, check_finishing_stacks=not args.no_check_stacks)
+                raked = RAKE_FIELD in phh.extra  # the finishing stacks are net of the rake
+                check = not args.no_check_stacks
+                hand = replay(phh, house=house, check_finishing_stacks=check and not raked)
+                settlement = settle(phh, hand, check_finishing_stacks=check) if raked else None
             except PhhError as exc:
                 print(exc, file=sys.stderr)
                 status = 1
@@ -90,12 +106,44 @@ def _run(args: argparse.Namespace) -> int:
             if args.text:
                 print(text_history(hand, reveal=True, players=_names(phh, seats), hand_id=_hand_id(phh)))
             else:
-                line = {
+                line: dict[str, Any] = {
                     "file": phh.source,
                     "variant": phh.variant,
                     "finishing_stacks": finishing_stacks(hand, seats),
                 }
+                if settlement is not None:
+                    line.update(_net(settlement))
                 print(json.dumps(line))
+    return status
+
+
+def _net(settlement: Settlement) -> dict[str, Any]:
+    return {
+        "finishing_stacks": settlement.finishing_stacks,
+        "winnings": settlement.winnings,
+        "rake": settlement.rake,
+    }
+
+
+def _replay_pokerstars(name: str, args: argparse.Namespace) -> int:
+    """Replay the hands of a PokerStars file, checking every amount; 1 when a hand is bad."""
+    status = 0
+    for outcome in import_file(name, house=lambda phh: _house_for(phh, args.compat, args.house)):
+        if isinstance(outcome, SkippedHand):
+            print(outcome, file=sys.stderr)
+            continue
+        if not isinstance(outcome, ReplayedHand):
+            print(outcome, file=sys.stderr)
+            status = 1
+            continue
+        phh = outcome.imported.phh
+        if args.text:  # every card, unless some were never seen: the replay's stand-ins stay hidden
+            seats = phh.seats or []
+            known = "??" not in " ".join(phh.actions)
+            print(text_history(outcome.hand, reveal=known, players=_names(phh, seats), hand_id=_hand_id(phh)))
+            continue
+        line = {"file": phh.source, "variant": phh.variant, **_net(outcome.settlement)}
+        print(json.dumps(line))
     return status
 
 

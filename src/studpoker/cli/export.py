@@ -1,0 +1,218 @@
+"""``studpoker export --format phh|pokerstars [--account NAME] [--since DATE] DIR``: the operator's
+bulk export of the room's finished hands from the store.
+
+One file per table and day (UTC), ``DIR/<table>-<YYYY-MM-DD>.phhs`` or ``.txt``, the hands in
+the order they were played. Each stored hand is replayed through the engine (with its table's
+house switches) and written again: PHH with its time, or PokerStars text for trackers. Without
+``--account`` every card is written (the room's complete record); with it, only the account's
+hands, each as the account saw it from his seat (the cards he never saw are ``??`` in PHH and
+absent from the PokerStars text, where he is the hero). A hand that cannot be written is
+reported on stderr and the exit status is 1; a file of the same name in DIR is replaced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import re
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from studpoker.cli.audit import DB_HELP, missing_database
+
+if TYPE_CHECKING:
+    from studpoker.store import HandRecord, Store, TableRecord
+
+# Hands are read from the database this many at a time (memory stays flat on a big room).
+_PAGE = 500
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "export",
+        help="write the stored hands as PHH or PokerStars hand histories (one file per table and day)",
+        description=(
+            "Export the finished hands of the store into DIR, one file per table and day (UTC): "
+            "PHH (.phhs) or PokerStars text (.txt) for trackers."
+        ),
+    )
+    parser.add_argument("directory", metavar="DIR", help="where the files go (created if missing)")
+    parser.add_argument("--format", choices=["phh", "pokerstars"], required=True, help="the file format")
+    parser.add_argument("--account", metavar="NAME", help="only this account's hands, as he saw them")
+    parser.add_argument(
+        "--since", metavar="DATE", help="only hands started at or after DATE (YYYY-MM-DD or ISO time, UTC)"
+    )
+    parser.add_argument("--database-url", metavar="URL", default=None, help=DB_HELP)
+    parser.set_defaults(func=run)
+
+
+def parse_since(text: str) -> datetime.datetime:
+    """``YYYY-MM-DD`` or an ISO date and time; a time without a zone is UTC."""
+    try:
+        when = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"--since {text!r} is not a date (YYYY-MM-DD) or an ISO date and time") from None
+    return when if when.tzinfo is not None else when.replace(tzinfo=datetime.UTC)
+
+
+def file_stem(table: str, day: datetime.date) -> str:
+    """``<table>-<day>`` with only letters, digits, ``_`` and ``-`` (a safe file name)."""
+    return f"{re.sub(r'[^A-Za-z0-9_-]+', '_', table).strip('_') or 'table'}-{day.isoformat()}"
+
+
+@dataclass(slots=True)
+class _Output:
+    """The file being written: one table and day."""
+
+    key: tuple[int, datetime.date]
+    path: Path
+    stream: TextIO
+    hands: int = 0
+
+
+async def _hand_ids(
+    store: Store, account_id: int | None, since: datetime.datetime | None
+) -> AsyncIterator[str]:
+    """Finished hands by table, then by start time, a page at a time (keyset pagination)."""
+    from sqlalchemy import select, tuple_
+
+    from studpoker.store.schema import hand_seats, hands
+
+    query = select(hands.c.table_id, hands.c.started_at, hands.c.id).where(hands.c.status == "finished")
+    if since is not None:
+        query = query.where(hands.c.started_at >= since)
+    if account_id is not None:
+        mine = select(hand_seats.c.hand_id).where(hand_seats.c.account_id == account_id)
+        query = query.where(hands.c.id.in_(mine))
+    query = query.order_by(hands.c.table_id, hands.c.started_at, hands.c.id)
+    last: tuple[int, datetime.datetime, str] | None = None
+    while True:
+        page = (
+            query
+            if last is None
+            else query.where(tuple_(hands.c.table_id, hands.c.started_at, hands.c.id) > last)
+        )
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(page.limit(_PAGE))).all()
+        for row in rows:
+            yield str(row.id)
+        if len(rows) < _PAGE:
+            return
+        last = (rows[-1].table_id, rows[-1].started_at, rows[-1].id)
+
+
+def _write_hand(record: HandRecord, table: TableRecord, fmt: str, account_id: int | None) -> str:
+    """The exported text of one stored hand; raises ``ValueError`` when it cannot be written."""
+    from studpoker.games import get_game
+    from studpoker.history.phh import finishing_stacks, hand_to_phh, loads, replay
+    from studpoker.history.phh_view import seen_by
+    from studpoker.history.pokerstars import pokerstars_history
+
+    if not record.phh:
+        raise ValueError("it was stored without its PHH history")
+    (phh,) = loads(record.phh, source=f"hand {record.id}")
+    game = get_game(phh.game_code)
+    house = game.default_house.with_overrides(table.config.house.split()) if table.config.house else None
+    hand = replay(phh, house=house)
+    seats = list(phh.seats or [])
+    if finishing_stacks(hand, seats) != [
+        record.seats[s].starting_stack - record.seats[s].contribution + record.seats[s].award for s in seats
+    ]:
+        raise ValueError("its PHH history does not end with the stacks the ledger settled")
+    names = {s: p.name for s, p in record.seats.items()}
+    viewer = None
+    if account_id is not None:
+        viewer = next(s for s, p in record.seats.items() if p.account_id == account_id)
+    if fmt == "pokerstars":
+        return pokerstars_history(
+            hand,
+            players=names,
+            hand_id=record.id,
+            table=table.name,
+            time=record.started_at,
+            viewer=viewer,
+            reveal=viewer is None,
+            seat_count=table.config.max_seats,
+        )
+    full = hand_to_phh(hand, players=names, hand_id=record.id, table=table.name, time=record.started_at)
+    return (full if viewer is None else seen_by(full, hand, viewer)).dumps()
+
+
+async def _export(
+    url: str, fmt: str, account: str | None, since: datetime.datetime | None, folder: Path
+) -> tuple[list[_Output], list[str]]:
+    from studpoker.store import Store
+
+    outputs: list[_Output] = []
+    errors: list[str] = []
+    store = await Store.open(url)
+    current: _Output | None = None
+    try:
+        account_id = None if account is None else (await store.account_by_name(account)).id
+        tables: dict[int, TableRecord] = {}
+        suffix = "txt" if fmt == "pokerstars" else "phhs"
+        async for hand_id in _hand_ids(store, account_id, since):
+            record = await store.hand(hand_id)
+            if record.table_id not in tables:
+                tables[record.table_id] = await store.table(record.table_id)
+            table = tables[record.table_id]
+            try:
+                text = _write_hand(record, table, fmt, account_id)
+            except ValueError as exc:
+                errors.append(f"hand {hand_id}: {exc}")
+                continue
+            day = record.started_at.astimezone(datetime.UTC).date()
+            key = (record.table_id, day)
+            if current is None or current.key != key:
+                if current is not None:
+                    current.stream.close()
+                stem = file_stem(table.name, day)
+                if any(o.path.stem == stem for o in outputs):  # two names that clean up alike
+                    stem = f"{stem}-table{record.table_id}"
+                path = folder / f"{stem}.{suffix}"
+                current = _Output(key, path, path.open("w", encoding="utf-8"))
+                outputs.append(current)
+            if fmt == "pokerstars":
+                current.stream.write(("\n\n" if current.hands else "") + text)
+            else:
+                current.stream.write(("\n" if current.hands else "") + f"[{current.hands + 1}]\n{text}")
+            current.hands += 1
+    finally:
+        if current is not None:
+            current.stream.close()
+        await store.close()
+    return outputs, errors
+
+
+def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from studpoker.store import StoreError, database_url
+
+    try:
+        since = None if args.since is None else parse_since(args.since)
+    except ValueError as exc:
+        print(f"studpoker export: {exc}", file=sys.stderr)
+        return 2
+    url = database_url(args.database_url)
+    problem = missing_database(url)
+    if problem is not None:
+        print(f"studpoker export: {problem}", file=sys.stderr)
+        return 2
+    folder = Path(args.directory)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        outputs, errors = asyncio.run(_export(url, args.format, args.account, since, folder))
+    except (StoreError, SQLAlchemyError, OSError) as exc:
+        print(f"studpoker export: {exc}", file=sys.stderr)
+        return 2
+    for output in outputs:
+        print(json.dumps({"file": str(output.path), "hands": output.hands}))
+    for error in errors:
+        print(f"studpoker export: {error}", file=sys.stderr)
+    return 1 if errors else 0
