@@ -54,7 +54,7 @@ class Street:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HouseRules:
-    """The switches of RULES.md ("House switches"); every field has the RULES.md default."""
+    """The house switches (docs/rules.md, R-HOUSE-SWITCHES); every field has the rule book's default."""
 
     fourth_street_double_bet: bool = False
     heads_up_uncapped: bool = True
@@ -93,7 +93,7 @@ class HouseRules:
 
     @staticmethod
     def pokerkit_compat(game: Game | str) -> HouseRules:
-        """The game's default house rules switched to PokerKit's behaviour (RULES.md, last section)."""
+        """The game's default house rules switched to PokerKit's behaviour (R-POKERKIT-COMPAT)."""
         record = get_game(game) if isinstance(game, str) else game
         return dataclasses.replace(
             record.default_house, heads_up_uncapped=False, odd_chip="seat_order", showdown_first="board"
@@ -161,7 +161,7 @@ class Stakes:
 
     @classmethod
     def from_bets(cls, small_bet: int, big_bet: int, game: Game | str, **overrides: int) -> Stakes:
-        """Derive the forced bets from the two bet sizes (RULES.md "Money and structure").
+        """Derive the forced bets from the two bet sizes (docs/rules.md, R-STAKES).
 
         Stud: ante = big bet / 10, bring-in = small bet / 2; Omaha: blinds = small bet / 2 and
         the small bet; all rounded down, and any of them can be given in ``overrides``.

@@ -1,10 +1,11 @@
 """Disconnect storms: half the players drop their socket at random and come back after up to a
 few seconds, with a short action clock, while a spectator records every table event.
 
-RULES.md: when the clock runs out a player checks if checking is free; otherwise, with chips in
-the pot, he is all-in for what he has put in (protected: at most 2 per account per day), else he
-folds; a player who timed out sits out from the next hand until he comes back; a player who
-reconnects while his clock runs gets 20 (here: the countdown) more seconds.
+The rule book (docs/rules.md, R-TIMEOUT and the rules after it): when the clock runs out a
+player checks if checking is free; otherwise, with chips in the pot, he is all-in for what he has
+put in (protected: at most 2 per account per day), else he folds; a player who timed out sits
+out from the next hand until he comes back; a player who reconnects while his clock runs gets 20
+(here: the countdown) more seconds.
 """
 
 from __future__ import annotations

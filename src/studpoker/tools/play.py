@@ -2,9 +2,9 @@
 
 Each decision shows the table (cards with suit symbols and colours, hidden cards as a back),
 the pot, and the legal actions with their keys; the player types a key and Enter. The action
-clock of RULES.md runs: a visible countdown, and when it runs out the engine's timeout rule
-decides (check if free, else fold or the protected all-in). Reading lines from stdin (not raw
-keys) keeps it scriptable: a test pipes a session through it.
+clock of the rule book (docs/rules.md, R-ACTION-CLOCK) runs: a visible countdown, and when it
+runs out the engine's timeout rule decides (check if free, else fold or the protected all-in).
+Reading lines from stdin (not raw keys) keeps it scriptable: a test pipes a session through it.
 """
 
 from __future__ import annotations
