@@ -16,7 +16,7 @@ from studpoker.server.protocol import (
     decode_server_message,
     parse_client_message,
 )
-from studpoker.server.ratelimit import LoginLimiter, TokenBucket
+from studpoker.server.ratelimit import TokenBucket
 from tests.server.conftest import Client, Harness, make_settings, running_server
 
 
@@ -46,30 +46,13 @@ def test_server_messages_round_trip() -> None:
     assert decode_server_message(text).model_dump() == {"type": "pong", "ref": "a", "server_time": 1.5}
 
 
-def test_token_bucket_and_login_limiter() -> None:
+def test_token_bucket() -> None:
+    # The login limiter's tests: tests/server/test_ratelimit.py.
     now = [0.0]
     bucket = TokenBucket(rate=2.0, burst=3.0, clock=lambda: now[0])
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 0.5
     assert bucket.take() and not bucket.take()
-    limiter = LoginLimiter(max_failures=2, window=10.0, clock=lambda: now[0])
-    limiter.failed("Ann", "1.2.3.4")
-    assert limiter.retry_after("ann", "1.2.3.4") == 0
-    limiter.failed("ann", "1.2.3.4")
-    assert limiter.retry_after("ann", "1.2.3.4") > 0 and limiter.retry_after("ann", "5.6.7.8") == 0
-    now[0] += 11
-    assert limiter.retry_after("ann", "1.2.3.4") == 0
-
-    # Password spraying: one address, one try per name, runs out of its budget for every name.
-    spray = LoginLimiter(max_failures=5, window=10.0, clock=lambda: now[0], max_address_failures=3)
-    for name in ("a1", "a2", "a3"):
-        assert spray.retry_after(name, "9.9.9.9") == 0
-        spray.failed(name, "9.9.9.9")
-    assert spray.retry_after("a4", "9.9.9.9") > 0 and spray.retry_after("a4", "8.8.8.8") == 0
-    spray.succeeded("a1", "9.9.9.9")  # a success does not refill the address's budget
-    assert spray.retry_after("a5", "9.9.9.9") > 0
-    now[0] += 11
-    assert spray.retry_after("a4", "9.9.9.9") == 0
 
 
 async def test_websocket_auth(harness: Harness) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from studpoker.store import (
     AuthError,
@@ -14,6 +16,7 @@ from studpoker.store import (
     Store,
     TableConfig,
 )
+from studpoker.store.core import hash_token
 from studpoker.store.schema import accounts, ledger_entries, ledger_transactions, sessions
 
 from .conftest import FakeClock, open_store
@@ -41,14 +44,17 @@ async def test_password_is_never_stored_in_clear(store: Store) -> None:
     assert stored.startswith("$argon2id$")
 
 
-@pytest.mark.parametrize("name", ["ab", "a" * 21, "has space", "naïve", "semi;colon", "", "x/y", "<script>"])
+@pytest.mark.parametrize(
+    "name",
+    ["ab", "a" * 21, "has space", "semi;colon", "", "x/y", "<script>", "alice\n", "\nalice", "a\u200bbc"],
+)
 async def test_bad_names_rejected(store: Store, name: str) -> None:
     with pytest.raises(InvalidInputError, match="3 to 20"):
         await store.register(name, "secret-pass")
 
 
 async def test_names_allowed(store: Store) -> None:
-    for name in ("abc", "A_b-9", "x" * 20):
+    for name in ("abc", "A_b-9", "x" * 20, "naïve", "Алиса", "東京タワー"):
         assert (await store.register(name, "secret-pass")).name == name
 
 
@@ -210,3 +216,65 @@ async def test_protected_all_in_limit_per_day(store: Store, clock: FakeClock) ->
     assert await store.protected_all_ins_left(alice.id) == 2
     assert await store.use_protected_all_in(alice.id, limit_per_day=1)
     assert not await store.use_protected_all_in(alice.id, limit_per_day=1)
+
+
+# ----------------------------------------------------------------------------- bot accounts (point 5)
+
+
+async def test_bot_accounts_are_marked_have_no_password_and_get_the_grant(store: Store) -> None:
+    bot = await store.create_bot_account("bot_t1_1")
+    assert bot.bankroll == store.starting_grant
+    assert await store.create_bot_account("bot_t1_1") == bot  # found again: no second grant
+    async with store.engine.connect() as conn:
+        row = (
+            await conn.execute(
+                select(accounts.c.is_bot, accounts.c.password_hash).where(accounts.c.id == bot.id)
+            )
+        ).one()
+        kinds = (await conn.scalars(select(ledger_transactions.c.kind))).all()
+    assert row.is_bot and not row.password_hash.startswith("$argon2")
+    assert kinds == ["grant"]
+    assert (await store.audit()).grants == store.starting_grant
+
+
+async def test_a_bot_cannot_log_in_even_with_its_password(store: Store) -> None:
+    """Whatever hash a bot account holds (an older database kept real ones), login refuses it
+    with the same answer as a wrong password, and a session of a bot is never believed."""
+    bot = await store.create_bot_account("bot_t1_1")
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            update(accounts)
+            .where(accounts.c.id == bot.id)
+            .values(password_hash=store.hasher.hash("known-pass"))
+        )
+    with pytest.raises(AuthError, match="wrong name or password"):
+        await store.login("bot_t1_1", "known-pass")
+    with pytest.raises(AuthError):
+        await store.open_session(bot.id)
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            insert(sessions).values(
+                token_hash=hash_token("forged"),
+                account_id=bot.id,
+                created_at=store._now(),
+                expires_at=store._now() + timedelta(days=1),
+                revoked=False,
+            )
+        )
+    with pytest.raises(AuthError):
+        await store.authenticate("forged")
+
+
+async def test_bot_accounts_only_in_the_namespace_and_never_a_persons(store: Store) -> None:
+    with pytest.raises(InvalidInputError, match="bot's name"):
+        await store.create_bot_account("alice")
+    alice = await store.register("alice", "secret-pass")
+    async with store.engine.begin() as conn:  # a person's account named like a bot (older database)
+        await conn.execute(
+            update(accounts)
+            .where(accounts.c.id == alice.id)
+            .values(name="bot_t1_1", name_key="bot_t1_1", name_skeleton=None)
+        )
+    with pytest.raises(NameTakenError, match="belongs to a person"):
+        await store.create_bot_account("bot_t1_1")
+    assert (await store.login("bot_t1_1", "secret-pass")).account_id == alice.id

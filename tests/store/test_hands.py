@@ -376,17 +376,3 @@ async def test_recent_hand_pots(
     assert recent[table.id][0][0] <= recent[table.id][1][0]
     everything = await store.recent_hand_pots(start)
     assert [pot for _, pot in everything[table.id]] == [100, 300, 600]
-
-
-async def test_register_prehashed(store: Store) -> None:
-    """Accounts made from a hash computed once (the server's bots): same grant, and the password
-    behind the hash logs in."""
-    password_hash = store.hasher.hash("a secret nobody keeps")
-    bots = [await store.register_prehashed(f"bot_{i}", password_hash) for i in range(3)]
-    assert [b.bankroll for b in bots] == [store.starting_grant] * 3
-    session = await store.login("bot_1", "a secret nobody keeps")
-    assert session.account_id == bots[1].id
-    with pytest.raises(InvalidInputError):
-        await store.register_prehashed("bot_x", "not a hash")
-    with pytest.raises(InvalidInputError):
-        await store.register_prehashed("x", password_hash)

@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -23,15 +24,19 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from studpoker.store import Account, Store
+from studpoker.store.budgets import AddressBudget
 from studpoker.store.errors import (
     AuthError,
+    BusyError,
     InsufficientFundsError,
     InvalidInputError,
+    LimitError,
     NameTakenError,
     NotFoundError,
     StoreError,
 )
 from studpoker.store.models import HandRecord
+from studpoker.store.names import lookup_key
 
 from .connections import WebSocketConnection
 from .lobby import Room
@@ -42,9 +47,11 @@ from .protocol import (
     ErrorMsg,
     ProtocolError,
     WelcomeMsg,
+    encode,
     parse_client_message,
 )
-from .ratelimit import LoginLimiter, TokenBucket
+from .ratelimit import LoginLimiter, RegistrationLimiter, TokenBucket, address_key
+from .sessions import AdmissionError, Handshake
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -190,7 +197,9 @@ def _hand_summary(record: HandRecord) -> dict[str, Any]:
     }
 
 
-_ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut}
+_ERRORS = {
+    401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut, 503: ErrorOut,
+}  # fmt: skip
 _RESPONSES: dict[int | str, dict[str, Any]] = {k: {"model": v} for k, v in _ERRORS.items()}
 
 _PLACEHOLDER = """<!doctype html>
@@ -219,7 +228,19 @@ def _web_dir(settings: Settings) -> Path | None:
 
 
 async def _default_store(settings: Settings) -> Store:
-    return await Store.open(settings.database_url)
+    return await Store.open(
+        settings.database_url,
+        hash_workers=settings.password_hash_workers,
+        hash_max_waiting=settings.password_hash_max_waiting,
+    )
+
+
+def _rate_limited(message: str, wait: float) -> ApiError:
+    """429 with Retry-After; ``message`` ends with the seconds to wait."""
+    seconds = int(wait) + 1
+    return ApiError(
+        429, "rate_limited", f"{message}: try again in {seconds} s", {"Retry-After": str(seconds)}
+    )
 
 
 def create_app(settings: Settings | None = None, *, store_factory: StoreFactory | None = None) -> FastAPI:
@@ -230,6 +251,10 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         max_failures=settings.login_max_failures,
         window=settings.login_window_seconds,
         max_address_failures=settings.login_max_failures_per_address,
+    )
+    registrations = RegistrationLimiter(
+        per_hour=settings.registrations_per_address_per_hour,
+        per_day=settings.registrations_per_address_per_day,
     )
 
     @asynccontextmanager
@@ -287,6 +312,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     @app.exception_handler(StoreError)
     async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
         status, code = 409, "conflict"
+        headers: dict[str, str] | None = None
         if isinstance(exc, AuthError):
             status, code = 401, "unauthorized"
         elif isinstance(exc, NotFoundError):
@@ -297,7 +323,13 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             status, code = 422, "invalid"
         elif isinstance(exc, InsufficientFundsError):
             status, code = 409, "insufficient_funds"
-        return JSONResponse({"error": {"code": code, "message": str(exc)}}, status_code=status)
+        elif isinstance(exc, LimitError):
+            status, code, headers = 429, "rate_limited", {"Retry-After": str(int(exc.retry_after) + 1)}
+        elif isinstance(exc, BusyError):
+            status, code, headers = 503, "busy", {"Retry-After": "1"}
+        return JSONResponse(
+            {"error": {"code": code, "message": str(exc)}}, status_code=status, headers=headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -321,32 +353,41 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         "/api/register", status_code=201, response_model=SessionOut, responses=_RESPONSES, tags=["accounts"]
     )
     async def register(body: Credentials, request: Request) -> SessionOut:
-        """Open an account with the starting play-money grant; returns a session (logged in)."""
+        """Open an account with the starting play-money grant; returns a session (logged in).
+        One address opens at most a few accounts an hour and a UTC day (settings
+        ``registrations_per_address_per_hour``/``_per_day``): past them 429 with Retry-After."""
+        address = address_key(request.client.host if request.client else None)
+        attempt = registrations.begin(address)  # counted before the password is hashed
+        if not attempt.allowed:
+            raise _rate_limited("too many new accounts from your address", attempt.retry_after)
         store = room_of(request).store
-        account = await store.register(body.name, body.password)
-        session = await store.login(body.name, body.password)
+        budget = AddressBudget(address, settings.registrations_per_address_per_day)
+        try:
+            account = await store.register(body.name, body.password, budget=budget)
+        except BaseException:
+            registrations.failed(attempt)
+            raise
+        session = await store.open_session(account.id)  # the password was just set: no second check
         return SessionOut(token=session.token, expires_at=session.expires_at, account=_account_out(account))
 
     @app.post("/api/login", response_model=SessionOut, responses=_RESPONSES, tags=["accounts"])
     async def login(body: Credentials, request: Request) -> SessionOut:
-        """Log in; after repeated failures for a name from one address, or too many failures
-        from one address over all names (password spraying), 429 with Retry-After."""
-        address = request.client.host if request.client else "?"
-        wait = limiter.retry_after(body.name, address)
-        if wait > 0:
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many failed logins: try again in {int(wait) + 1} s",
-                {"Retry-After": str(int(wait) + 1)},
-            )
+        """Log in. At most 5 attempts for a name from one address, and 50 from one address over
+        all names (password spraying), in 5 minutes, each counted when it starts and given back
+        when it succeeds: past them 429 with Retry-After."""
+        address = address_key(request.client.host if request.client else None)
+        # Counted before the password is checked: however many arrive at once, no more than the
+        # budget is ever checked. A success gives its count back; a failure keeps it.
+        attempt = limiter.begin(lookup_key(body.name), address)
+        if not attempt.allowed:
+            raise _rate_limited("too many failed logins", attempt.retry_after)
         store = room_of(request).store
         try:
             session = await store.login(body.name, body.password)
-        except AuthError:
-            limiter.failed(body.name, address)
+        except BusyError:
+            limiter.not_checked(attempt)
             raise
-        limiter.succeeded(body.name, address)
+        limiter.succeeded(attempt)
         account = await store.account(session.account_id)
         return SessionOut(token=session.token, expires_at=session.expires_at, account=_account_out(account))
 
@@ -365,9 +406,12 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
 
     @app.post("/api/topup", response_model=TopupOut, responses=_RESPONSES, tags=["accounts"])
     async def topup(request: Request, account: Annotated[Account, Depends(current_account)]) -> TopupOut:
-        """The daily top-up for a broke player (0 when not eligible)."""
+        """The daily top-up for a broke player (0 when not eligible). One address claims at most
+        ``topups_per_address_per_day`` top-ups a UTC day, over all accounts: past it 429."""
         store = room_of(request).store
-        granted = await store.daily_topup(account.id)
+        address = address_key(request.client.host if request.client else None)
+        budget = AddressBudget(address, settings.topups_per_address_per_day)
+        granted = await store.daily_topup(account.id, budget=budget)
         return TopupOut(granted=granted, account=_account_out(await store.account(account.id)))
 
     # -- lobby ------------------------------------------------------------------------------
@@ -449,19 +493,15 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     ) -> None:
         room: Room = websocket.app.state.room
         await websocket.accept()
-        address = websocket.client.host if websocket.client else "?"
+        address = _socket_address(websocket)
+        conn: WebSocketConnection | None = None
         if token is None and guest not in (None, "", "0", "false"):
             # Watching without an account: a guest may join tables and the lobby push only.
             admitted = room.admit_guest(address)
             if admitted is None:
-                with contextlib.suppress(Exception):
-                    await websocket.send_text(
-                        ErrorMsg(
-                            code=ErrorCode.TOO_MANY_GUESTS,
-                            message="too many guests: log in, or try again later",
-                        ).model_dump_json()
-                    )
-                    await websocket.close(1013, "too many guests")
+                await _refuse_socket(
+                    websocket, ErrorCode.TOO_MANY_GUESTS, "too many guests: log in, or try again later", 1013
+                )
                 return
             account_id, name = admitted
             conn = WebSocketConnection(
@@ -473,20 +513,29 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             )
             conn.is_guest = True
             conn.address = address
-        else:
-            authenticated = await _authenticate_socket(websocket, room, token, settings)
-            if authenticated is None:
+        handshake: Handshake | None = None
+        if conn is None:
+            session = await _authenticate_socket(websocket, room, token, settings)
+            if session is None:
                 return
-            account, token = authenticated
             conn = WebSocketConnection(
                 websocket,
-                account.id,
-                account.name,
+                session.account.id,
+                session.account.name,
                 TokenBucket(settings.message_rate, settings.message_burst),
                 settings.send_queue_size,
             )
-            conn.token = token
+            conn.token = session.token
+            conn.session_expires_at = session.expires_at
             conn.address = address
+            handshake = session.handshake
+        try:
+            # The caps, and a logout or expiry since the token was checked (no await from here
+            # to the welcome: nothing can come in between).
+            room.attach(conn, handshake=handshake)
+        except AdmissionError as exc:
+            await _refuse_socket(websocket, exc.code, exc.message, exc.close_code)
+            return
         conn.start()
         conn.send(
             WelcomeMsg(
@@ -498,7 +547,6 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
                 max_message_bytes=settings.max_message_bytes,
             )
         )
-        room.attach(conn)
         try:
             while not conn.closed:
                 try:
@@ -531,18 +579,39 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     return app
 
 
+def _socket_address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "?"
+
+
+async def _refuse_socket(
+    websocket: WebSocket, code: str, message: str, close_code: int, ref: str | None = None
+) -> None:
+    """Answer a socket the room does not take with an ``error``, then close it."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(encode(ErrorMsg(code=code, message=message, ref=ref)))
+        await websocket.close(close_code, code)
+
+
+@dataclass(frozen=True)
+class SocketSession:
+    """A socket's checked session; ``handshake`` goes to :meth:`Room.attach`, which refuses the
+    socket if the session was logged out in between."""
+
+    account: Account
+    token: str
+    # Unix seconds on the store's clock.
+    expires_at: float
+    handshake: Handshake
+
+
 async def _authenticate_socket(
     websocket: WebSocket, room: Room, token: str | None, settings: Settings
-) -> tuple[Account, str] | None:
-    """The account and token of ``?token=`` or of a first ``auth`` message (within 10 s);
-    None after refusing."""
+) -> SocketSession | None:
+    """The session of ``?token=`` or of a first ``auth`` message (within 10 s); None after
+    refusing."""
 
     async def refuse(message: str, ref: str | None = None) -> None:
-        with contextlib.suppress(Exception):
-            await websocket.send_text(
-                ErrorMsg(code=ErrorCode.UNAUTHORIZED, message=message, ref=ref).model_dump_json()
-            )
-            await websocket.close(4401, "unauthorized")
+        await _refuse_socket(websocket, ErrorCode.UNAUTHORIZED, message, 4401, ref)
 
     ref = None
     if token is None:
@@ -559,8 +628,23 @@ async def _authenticate_socket(
             await refuse("authenticate first: send an 'auth' message with your token", message.id)
             return None
         token, ref = message.token, message.id
+    # Registered before the session is read: a logout from now on marks the handshake. A token
+    # or an address that holds its sockets already is refused here, before the database.
     try:
-        return await room.store.authenticate(token), token
+        handshake = room.begin_handshake(token, _socket_address(websocket))
+    except AdmissionError as exc:
+        await _refuse_socket(websocket, exc.code, exc.message, exc.close_code, ref)
+        return None
+    try:
+        account = await room.store.authenticate(token)
+        expires_at = await room.store.session_expires_at(token)
+        if expires_at is None:
+            raise AuthError("unknown session: log in again")
     except AuthError as exc:
+        room.end_handshake(handshake)
         await refuse(str(exc), ref)
         return None
+    except BaseException:
+        room.end_handshake(handshake)
+        raise
+    return SocketSession(account, token, expires_at.timestamp(), handshake)

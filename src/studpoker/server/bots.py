@@ -14,10 +14,9 @@ import contextlib
 import json
 import logging
 import random
-import secrets
 from typing import TYPE_CHECKING, Any
 
-from studpoker.store.errors import NotFoundError, StoreError
+from studpoker.store.errors import NameTakenError, StoreError
 
 from .connections import Connection
 from .protocol import (
@@ -36,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AGGRESSIVE = ("complete", "bet", "raise")
+# Names in the bots' namespace that people hold (from before it was reserved) skipped per table.
+_MAX_SKIPPED_BOT_NAMES = 20
 
 
 def choose(options: list[LegalOptionInfo], rng: random.Random, stack: int) -> LegalOptionInfo:
@@ -187,19 +188,27 @@ class BotConnection(Connection):
         )
 
 
-async def bot_account(room: Room, name: str, password_hash: str | None = None) -> tuple[int, str]:
-    """The bot's account, created if missing. Bots never log in: with ``password_hash`` (one
-    hash of a random password nobody keeps, computed once for all the bots) the account costs
-    no password hashing of its own; people's accounts keep argon2 with their own password."""
-    store = room.store
-    try:
-        account = await store.account_by_name(name)
-    except NotFoundError:
-        if password_hash is None:
-            account = await store.register(name, secrets.token_urlsafe(24))
-        else:
-            account = await store.register_prehashed(name, password_hash)
+async def bot_account(room: Room, name: str) -> tuple[int, str]:
+    """The bot's account, created if missing (:meth:`Store.create_bot_account`: marked a bot, no
+    password, so nobody can log in as a bot and no argon2 hashing is spent on it)."""
+    account = await room.store.create_bot_account(name)
     return account.id, account.name
+
+
+async def _bot_accounts(room: Room, table_id: int, count: int) -> list[tuple[int, str]]:
+    """``count`` bot accounts for a table: ``bot_t{table}_{n}`` for n = 1, 2, ... A name that a
+    person registered before the bots' namespace was reserved is never taken for a bot: that
+    number is skipped (with a warning), so that the table still gets ``count`` bots."""
+    found: list[tuple[int, str]] = []
+    index = 0
+    while len(found) < count and index < count + _MAX_SKIPPED_BOT_NAMES:
+        index += 1
+        name = f"bot_t{table_id}_{index}"
+        try:
+            found.append(await bot_account(room, name))
+        except NameTakenError as exc:
+            log.warning("no bot %s: %s", name, exc)
+    return found
 
 
 async def start_bots(
@@ -207,29 +216,15 @@ async def start_bots(
 ) -> list[BotConnection]:
     """Seat ``per_table`` bots at each table (leaving a seat free for people)."""
     rng = random.Random(seed)
-    wanted: list[tuple[int, str]] = []
+    # Accounts first (plain inserts: a bot has no password to hash), then every bot starts.
+    wanted: list[tuple[int, tuple[int, str]]] = []
     for table_id, actor in sorted(room.actors.items()):
         if table_ids is not None and table_id not in table_ids:
             continue
         count = min(per_table, actor.config.max_seats - 1)
-        wanted += [(table_id, f"bot_t{table_id}_{index}") for index in range(1, count + 1)]
-    # Accounts first, then every bot starts at once. The password hash (argon2, slow on
-    # purpose) is computed at most once for all the bots, in a thread, and only if an account
-    # is missing (a restart finds them); the accounts are then plain inserts.
-    password_hash: str | None = None
-    accounts: list[tuple[int, str]] = []
-    for _, name in wanted:
-        try:
-            account = await room.store.account_by_name(name)
-            accounts.append((account.id, account.name))
-            continue
-        except NotFoundError:
-            pass
-        if password_hash is None:
-            password_hash = await asyncio.to_thread(room.store.hasher.hash, secrets.token_urlsafe(32))
-        accounts.append(await bot_account(room, name, password_hash))
+        wanted += [(table_id, account) for account in await _bot_accounts(room, table_id, count)]
     bots: list[BotConnection] = []
-    for (table_id, _), (account_id, name) in zip(wanted, accounts, strict=True):
+    for table_id, (account_id, name) in wanted:
         bot = BotConnection(
             room,
             account_id,

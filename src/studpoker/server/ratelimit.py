@@ -1,10 +1,39 @@
-"""Rate limits: a token bucket per WebSocket connection and a failure limiter for logins."""
+"""Rate limits: a token bucket per WebSocket connection, and the limiters of logins and
+registrations.
+
+The two limiters count an attempt when it *starts*, before any password is hashed or checked,
+and the check and the count are one synchronous call: on the event loop nothing can run
+between them, so however many requests arrive at the same moment, no more than the budget ever
+reach the password hasher. A login that succeeds gives its count back (as a success never used
+a failure's budget); a registration that opened no account gives its count back.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+# Keys kept per window before the oldest are dropped (memory under a spray of names/addresses).
+_MAX_KEYS = 100_000
+
+
+def address_key(host: str | None) -> str:
+    """The unit an address limit counts: an IPv4 address, or the /64 network of an IPv6 one
+    (one subscriber usually holds a whole /64, so per address would be no limit); an IPv4
+    address mapped into IPv6 counts as the IPv4 one. Anything else as given (``"?"`` if none)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 @dataclass
@@ -32,57 +61,127 @@ class TokenBucket:
 
 
 @dataclass
-class LoginLimiter:
-    """Counts failed logins per (name, address); after ``max_failures`` within ``window`` seconds
-    further attempts are refused until the window has passed since the oldest failure.
+class SlidingWindow:
+    """At most ``limit`` counted events per key within any ``window`` seconds."""
 
-    Each address also has a budget of ``max_address_failures`` failures over all names in the
-    window (password spraying: one password tried on many names); a success does not refill it.
-    """
-
-    max_failures: int = 5
-    window: float = 300.0
+    limit: int
+    window: float
     clock: Callable[[], float] = time.monotonic
-    max_address_failures: int = 50
-    _failures: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    _stamps: dict[str, list[float]] = field(default_factory=dict)
 
-    def _recent(self, key: tuple[str, str]) -> list[float]:
+    def _recent(self, key: str) -> list[float]:
         now = self.clock()
-        stamps = [t for t in self._failures.get(key, []) if now - t < self.window]
+        stamps = [t for t in self._stamps.get(key, []) if now - t < self.window]
         if stamps:
-            self._failures[key] = stamps
+            self._stamps[key] = stamps
         else:
-            self._failures.pop(key, None)
+            self._stamps.pop(key, None)
         return stamps
 
-    def retry_after(self, name: str, address: str) -> float:
-        """Seconds to wait before another attempt is allowed (0 when allowed now)."""
-        wait = 0.0
-        for key, limit in (
-            ((name.lower(), address), self.max_failures),
-            (self._address_key(address), self.max_address_failures),
-        ):
-            stamps = self._recent(key)
-            if len(stamps) >= limit:
-                wait = max(wait, self.window - (self.clock() - stamps[len(stamps) - limit]))
-        return max(0.0, wait)
+    def retry_after(self, key: str) -> float:
+        """Seconds until one more event fits (0: now)."""
+        stamps = self._recent(key)
+        if len(stamps) < self.limit:
+            return 0.0
+        if self.limit <= 0:
+            return self.window
+        return max(0.0, self.window - (self.clock() - stamps[len(stamps) - self.limit]))
 
-    @staticmethod
-    def _address_key(address: str) -> tuple[str, str]:
-        # Names are never empty (registration requires one), so "" keys the address's budget.
-        return ("", address)
+    def add(self, key: str) -> float:
+        """Count one event now; returns its stamp (for :meth:`discard`)."""
+        self._recent(key)
+        stamp = self.clock()
+        stamps = self._stamps.setdefault(key, [])
+        stamps.append(stamp)
+        del stamps[: -max(1, self.limit)]
+        if len(self._stamps) > _MAX_KEYS:
+            oldest = sorted(self._stamps, key=lambda k: self._stamps[k][-1])[: _MAX_KEYS // 2]
+            for stale in oldest:
+                del self._stamps[stale]
+        return stamp
 
-    def failed(self, name: str, address: str) -> None:
-        now = self.clock()
-        for key in ((name.lower(), address), self._address_key(address)):
-            self._recent(key)
-            stamps = self._failures.setdefault(key, [])
-            stamps.append(now)
-            del stamps[: -max(self.max_failures, self.max_address_failures)]
-        if len(self._failures) > 100_000:  # bound memory under a spray of names
-            oldest = sorted(self._failures, key=lambda k: self._failures[k][-1])[:50_000]
-            for k in oldest:
-                del self._failures[k]
+    def discard(self, key: str, stamp: float) -> None:
+        """Take back one event counted by :meth:`add`."""
+        stamps = self._stamps.get(key)
+        if stamps is not None and stamp in stamps:
+            stamps.remove(stamp)
+            if not stamps:
+                del self._stamps[key]
 
-    def succeeded(self, name: str, address: str) -> None:
-        self._failures.pop((name.lower(), address), None)
+    def clear(self, key: str) -> None:
+        self._stamps.pop(key, None)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A login or registration let through (``allowed``), or refused for ``retry_after`` s."""
+
+    allowed: bool
+    retry_after: float = 0.0
+    # What was counted: (window, key, stamp) for each window, to give the counts back.
+    counted: tuple[tuple[SlidingWindow, str, float], ...] = ()
+
+
+def _begin(windows: tuple[tuple[SlidingWindow, str], ...]) -> Attempt:
+    """Check every window, then count in every window: one call, no await in between."""
+    wait = max(window.retry_after(key) for window, key in windows)
+    if wait > 0:
+        return Attempt(False, wait)
+    return Attempt(True, counted=tuple((window, key, window.add(key)) for window, key in windows))
+
+
+class LoginLimiter:
+    """Counts login attempts per (name, address) and per address, from when each starts.
+
+    At most ``max_failures`` attempts for one name from one address within ``window`` seconds,
+    and ``max_address_failures`` from one address over all names (password spraying). An
+    attempt counts until it is known to have succeeded: a success gives its count back and
+    clears the name's count (the old behaviour: a success never used the address's budget and
+    does not refill it); a failure stays counted for the window.
+    """
+
+    def __init__(
+        self,
+        max_failures: int = 5,
+        window: float = 300.0,
+        clock: Callable[[], float] = time.monotonic,
+        max_address_failures: int = 50,
+    ) -> None:
+        self.per_name = SlidingWindow(max_failures, window, clock)
+        self.per_address = SlidingWindow(max_address_failures, window, clock)
+
+    def begin(self, name_key: str, address: str) -> Attempt:
+        """Count an attempt for ``name_key`` (the store's lookup key) from ``address`` (an
+        :func:`address_key`), or refuse it. Call before the password is checked."""
+        return _begin(((self.per_name, f"{address}\n{name_key}"), (self.per_address, address)))
+
+    def succeeded(self, attempt: Attempt) -> None:
+        for window, key, stamp in attempt.counted:
+            if window is self.per_name:
+                window.clear(key)
+            else:
+                window.discard(key, stamp)
+
+    def not_checked(self, attempt: Attempt) -> None:
+        """Give the counts back for an attempt whose password was never checked (server busy)."""
+        for window, key, stamp in attempt.counted:
+            window.discard(key, stamp)
+
+
+class RegistrationLimiter:
+    """At most ``per_hour`` and ``per_day`` new accounts from one address (sliding windows),
+    counted from when each registration starts, given back when it opens no account. The store
+    keeps its own persistent count per UTC day (``registrations_per_address_per_day``); this
+    one holds the requests off the password hasher before it is asked."""
+
+    def __init__(self, per_hour: int, per_day: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.hourly = SlidingWindow(per_hour, 3600.0, clock)
+        self.daily = SlidingWindow(per_day, 86400.0, clock)
+
+    def begin(self, address: str) -> Attempt:
+        return _begin(((self.hourly, address), (self.daily, address)))
+
+    def failed(self, attempt: Attempt) -> None:
+        """No account was opened: give the counts back."""
+        for window, key, stamp in attempt.counted:
+            window.discard(key, stamp)

@@ -19,7 +19,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import bindparam, event, func, insert, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
@@ -28,7 +27,8 @@ from sqlalchemy.pool import StaticPool
 
 from studpoker import cards
 
-from . import migrate, schema
+from . import budgets, migrate, names, schema
+from .budgets import AddressBudget
 from .errors import (
     AuthError,
     InsufficientFundsError,
@@ -37,10 +37,10 @@ from .errors import (
     NotFoundError,
     StoreError,
 )
+from .hashing import PasswordHashing
 from .models import (
     MAX_PASSWORD,
     MIN_PASSWORD,
-    NAME_RE,
     Account,
     AuditReport,
     HandRecord,
@@ -64,6 +64,8 @@ from .schema import (
 DEFAULT_URL = "sqlite+aiosqlite:///studpoker.sqlite3"
 DEFAULT_GRANT = 10_000
 AUTH_FAILED = "wrong name or password"
+# A bot account's password hash: not an argon2 hash, so no password ever matches it.
+BOT_PASSWORD_HASH = "!bot"
 _T = TypeVar("_T")
 # One write of a group commit (Store.write_batch): run on the batch's connection, in a savepoint.
 WriteOp = Callable[[AsyncConnection], Awaitable[_T]]
@@ -185,16 +187,31 @@ class Store:
         session_ttl: timedelta = timedelta(days=1),
         clock: Callable[[], datetime] = _utcnow,
         password_hasher: PasswordHasher | None = None,
+        hash_workers: int = 1,
+        hash_max_waiting: int = 64,
     ) -> None:
         self.engine = engine
         self.starting_grant = _check_amount(starting_grant, "starting grant")
         self.topup_threshold = starting_grant // 10 if topup_threshold is None else topup_threshold
         self.session_ttl = session_ttl
         self.clock = clock
-        self.hasher = password_hasher or PasswordHasher()
+        # Every hash and check on a bounded pool of threads (studpoker.store.hashing).
+        self.hashing = PasswordHashing(
+            password_hasher or PasswordHasher(), workers=hash_workers, max_waiting=hash_max_waiting
+        )
         self._dummy_hash: str | None = None
+        self._dummy_lock = asyncio.Lock()
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+
+    @property
+    def hasher(self) -> PasswordHasher:
+        """The argon2 parameters (the hashing itself runs on :attr:`hashing`'s pool)."""
+        return self.hashing.hasher
+
+    @hasher.setter
+    def hasher(self, hasher: PasswordHasher) -> None:
+        self.hashing.hasher = hasher
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -208,6 +225,8 @@ class Store:
         session_ttl: timedelta = timedelta(days=1),
         clock: Callable[[], datetime] = _utcnow,
         password_hasher: PasswordHasher | None = None,
+        hash_workers: int = 1,
+        hash_max_waiting: int = 64,
         echo: bool = False,
     ) -> Store:
         """Connect (``url`` defaults to :func:`database_url`) and migrate the schema to head."""
@@ -225,9 +244,12 @@ class Store:
             session_ttl=session_ttl,
             clock=clock,
             password_hasher=password_hasher,
+            hash_workers=hash_workers,
+            hash_max_waiting=hash_max_waiting,
         )
 
     async def close(self) -> None:
+        self.hashing.close()
         await self.engine.dispose()
 
     async def __aenter__(self) -> Store:
@@ -295,9 +317,9 @@ class Store:
     # ------------------------------------------------------------------ accounts
     @staticmethod
     def check_name(name: object) -> str:
-        if not isinstance(name, str) or not NAME_RE.match(name):
-            raise InvalidInputError(f"name {name!r} is not allowed: use 3 to 20 letters, digits, '_' or '-'")
-        return name
+        """The name as it will be stored (NFKC), or :class:`InvalidInputError` (see
+        :mod:`studpoker.store.names`)."""
+        return names.check_name(name).display
 
     @staticmethod
     def check_password(password: object) -> str:
@@ -305,43 +327,85 @@ class Store:
             raise InvalidInputError(f"password must be {MIN_PASSWORD} to {MAX_PASSWORD} characters long")
         return password
 
-    async def register(self, name: str, password: str) -> Account:
-        """Open an account with the starting grant (a ``grant`` ledger transaction)."""
-        self.check_name(name)
+    async def register(self, name: str, password: str, *, budget: AddressBudget | None = None) -> Account:
+        """Open a person's account with the starting grant (a ``grant`` ledger transaction).
+
+        ``budget``: the new accounts the client's address may still open today (the REST API
+        always passes one); past it :class:`LimitError` and nothing is written. A name in the
+        bots' namespace, or one that looks like a taken name, is refused."""
+        checked = names.check_name(name)
+        if checked.is_bot_name:
+            raise InvalidInputError(
+                f"name {name!r} is not allowed: names starting with 'bot_' or 'bot-' (or looking like"
+                " it) are kept for the room's bots"
+            )
         self.check_password(password)
-        async with self._read() as conn:  # spare the hashing for a name already taken
-            if (
-                await conn.scalar(select(accounts.c.id).where(accounts.c.name_key == name.lower()))
-                is not None
-            ):
-                raise NameTakenError(f"the name {name!r} is taken")
-        password_hash = await asyncio.to_thread(self.hasher.hash, password)
-        return await self._create_account(name, password_hash)
+        async with self._read() as conn:  # spare the hashing for a taken name or a spent budget
+            await self._check_name_free(conn, checked)
+            if budget is not None:
+                await budgets.check_left(conn, budget, "accounts", self._now())
+        password_hash = await self.hashing.hash(password)
+        return await self._create_account(checked, password_hash, budget=budget)
 
-    async def register_prehashed(self, name: str, password_hash: str) -> Account:
-        """Open an account whose password hash was computed by the caller (with this store's
-        hasher): for accounts created in bulk, such as the server's bots, which share one hash
-        of a random password nobody keeps, so that creating them costs no hashing each."""
-        self.check_name(name)
-        if not isinstance(password_hash, str) or not password_hash.startswith("$"):
-            raise InvalidInputError("a password hash is expected (as made by the store's hasher)")
-        return await self._create_account(name, password_hash)
+    async def create_bot_account(self, name: str) -> Account:
+        """The account of the server's bot ``name`` (in the bots' namespace, ``bot_...``), made
+        with the starting grant if missing. It is marked a bot and has no password: it cannot
+        log in. :class:`NameTakenError` if the name, or one like it, is a person's."""
+        checked = names.check_name(name)
+        if not checked.is_bot_name:
+            raise InvalidInputError(f"a bot's name starts with 'bot_' or 'bot-', not {name!r}")
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts.c.id, accounts.c.name, accounts.c.bankroll, accounts.c.is_bot).where(
+                        accounts.c.name_key == checked.key
+                    )
+                )
+            ).first()
+        if row is not None:
+            if not row.is_bot:
+                raise NameTakenError(f"the name {row.name!r} belongs to a person, not to a bot")
+            return Account(int(row.id), str(row.name), int(row.bankroll))
+        return await self._create_account(checked, BOT_PASSWORD_HASH, is_bot=True)
 
-    async def _create_account(self, name: str, password_hash: str) -> Account:
+    async def _check_name_free(self, conn: AsyncConnection, checked: names.AccountName) -> None:
+        row = (
+            await conn.execute(
+                select(accounts.c.name, accounts.c.name_key)
+                .where((accounts.c.name_key == checked.key) | (accounts.c.name_skeleton == checked.skeleton))
+                .limit(1)
+            )
+        ).first()
+        if row is None:
+            return
+        if row.name_key == checked.key:
+            raise NameTakenError(f"the name {checked.display!r} is taken")
+        raise NameTakenError(f"the name {checked.display!r} looks too much like {row.name!r}, which is taken")
+
+    async def _create_account(
+        self,
+        checked: names.AccountName,
+        password_hash: str,
+        *,
+        is_bot: bool = False,
+        budget: AddressBudget | None = None,
+    ) -> Account:
         grant = self.starting_grant
         try:
             async with self._write() as conn:
-                taken = await conn.scalar(select(accounts.c.id).where(accounts.c.name_key == name.lower()))
-                if taken is not None:
-                    raise NameTakenError(f"the name {name!r} is taken")
+                await self._check_name_free(conn, checked)
+                if budget is not None and not await budgets.claim(conn, budget, "accounts", self._today()):
+                    raise budgets.spent_error(budget, "accounts", self._now())
                 result = await conn.execute(
                     insert(accounts).values(
-                        name=name,
-                        name_key=name.lower(),
+                        name=checked.display,
+                        name_key=checked.key,
+                        name_skeleton=checked.skeleton,
                         password_hash=password_hash,
                         bankroll=grant,
                         created_at=self._now(),
                         protected_count=0,
+                        is_bot=is_bot,
                     )
                 )
                 account_id = _new_id(result)
@@ -352,36 +416,55 @@ class Store:
                     account_id=account_id,
                     memo="starting grant",
                 )
-        except IntegrityError:
-            raise NameTakenError(f"the name {name!r} is taken") from None
-        return Account(account_id, name, grant)
+        except IntegrityError:  # the unique indexes: a name (or look-alike) taken in between
+            raise NameTakenError(f"the name {checked.display!r} is taken") from None
+        return Account(account_id, checked.display, grant)
 
     async def login(self, name: str, password: str) -> Session:
-        """Check the password and open a session. Same :class:`AuthError` for a wrong name or password."""
+        """Check the password and open a session. Same :class:`AuthError` for a wrong name or
+        password, and for a bot's account (bots never log in)."""
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD:
             raise AuthError(AUTH_FAILED)
         async with self._read() as conn:
             row = (
                 await conn.execute(
-                    select(accounts.c.id, accounts.c.password_hash).where(accounts.c.name_key == name.lower())
+                    select(accounts.c.id, accounts.c.password_hash, accounts.c.is_bot).where(
+                        accounts.c.name_key == names.lookup_key(name)
+                    )
                 )
             ).first()
-        if row is None:
+        if row is None or row.is_bot:
             # Spend the same time as for a real account, so names cannot be probed.
-            if self._dummy_hash is None:
-                self._dummy_hash = await asyncio.to_thread(self.hasher.hash, secrets.token_hex(8))
-            await asyncio.to_thread(self._verify, self._dummy_hash, password)
+            await self.hashing.verify(await self._dummy(), password)
             raise AuthError(AUTH_FAILED)
         account_id, stored = int(row.id), str(row.password_hash)
-        if not await asyncio.to_thread(self._verify, stored, password):
+        if not await self.hashing.verify(stored, password):
             raise AuthError(AUTH_FAILED)
-        new_hash: str | None = None
-        if self.hasher.check_needs_rehash(stored):
-            new_hash = await asyncio.to_thread(self.hasher.hash, password)
+        new_hash = await self.hashing.hash(password) if self.hashing.needs_rehash(stored) else None
+        return await self._open_session(account_id, new_hash=new_hash)
+
+    async def _dummy(self) -> str:
+        """A hash of a random password, made once (under a lock: many unknown names at once
+        make one hash, not one each)."""
+        async with self._dummy_lock:
+            if self._dummy_hash is None:
+                self._dummy_hash = await self.hashing.hash(secrets.token_hex(8))
+            return self._dummy_hash
+
+    async def open_session(self, account_id: int) -> Session:
+        """A session for a person's account without a password check: for the account that was
+        just registered with that password (which spares a second argon2 run). :class:`AuthError`
+        for a bot's or an unknown account."""
+        return await self._open_session(account_id)
+
+    async def _open_session(self, account_id: int, *, new_hash: str | None = None) -> Session:
         token = secrets.token_urlsafe(32)
         now = self._now()
         expires = now + self.session_ttl
         async with self._write() as conn:
+            is_bot = await conn.scalar(select(accounts.c.is_bot).where(accounts.c.id == account_id))
+            if is_bot is None or is_bot:
+                raise AuthError(AUTH_FAILED)
             await conn.execute(
                 insert(sessions).values(
                     token_hash=hash_token(token),
@@ -397,12 +480,6 @@ class Store:
                 )
         return Session(token, account_id, expires)
 
-    def _verify(self, stored: str, password: str) -> bool:
-        try:
-            return bool(self.hasher.verify(stored, password))
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            return False
-
     async def authenticate(self, token: str) -> Account:
         """The account of a live session; :class:`AuthError` if unknown, expired or revoked."""
         if not isinstance(token, str) or not 0 < len(token) <= 200:
@@ -416,12 +493,13 @@ class Store:
                         accounts.c.id,
                         accounts.c.name,
                         accounts.c.bankroll,
+                        accounts.c.is_bot,
                     )
                     .join(accounts, accounts.c.id == sessions.c.account_id)
                     .where(sessions.c.token_hash == hash_token(token))
                 )
             ).first()
-        if row is None:
+        if row is None or row.is_bot:  # a bot never has a session: none is ever believed
             raise AuthError("unknown session: log in again")
         if row.revoked:
             raise AuthError("this session was logged out: log in again")
@@ -446,6 +524,17 @@ class Store:
             )
         return int(result.rowcount)
 
+    async def session_expires_at(self, token: str) -> datetime | None:
+        """When the session of ``token`` expires (None if there is no such session); the room
+        closes a socket when its session expires."""
+        async with self._read() as conn:
+            expires = (
+                await conn.execute(
+                    select(sessions.c.expires_at).where(sessions.c.token_hash == hash_token(token))
+                )
+            ).scalar()
+        return expires if isinstance(expires, datetime) else None
+
     async def account(self, account_id: int) -> Account:
         async with self._read() as conn:
             return await self._account(conn, account_id)
@@ -455,7 +544,7 @@ class Store:
             row = (
                 await conn.execute(
                     select(accounts.c.id, accounts.c.name, accounts.c.bankroll).where(
-                        accounts.c.name_key == str(name).lower()
+                        accounts.c.name_key == names.lookup_key(str(name))
                     )
                 )
             ).first()
@@ -487,9 +576,13 @@ class Store:
             update(accounts).where(accounts.c.id == account_id).values(bankroll=accounts.c.bankroll + amount)
         )
 
-    async def daily_topup(self, account_id: int) -> int:
+    async def daily_topup(self, account_id: int, *, budget: AddressBudget | None = None) -> int:
         """Grant a broke player (bankroll + chips on tables below ``topup_threshold``) enough to get
-        back to the starting grant, once per UTC day. Returns the amount, 0 if not eligible."""
+        back to the starting grant, once per UTC day. Returns the amount, 0 if not eligible.
+
+        ``budget``: the top-ups the client's address may still claim today (the REST API always
+        passes one; the server's bots none): an eligible top-up past it is :class:`LimitError`
+        and nothing is written."""
         today = self._today()
         async with self._write() as conn:
             query = (
@@ -508,6 +601,8 @@ class Store:
             total = int(row.bankroll) + int(on_tables or 0)
             if total >= self.topup_threshold or total >= self.starting_grant:
                 return 0
+            if budget is not None and not await budgets.claim(conn, budget, "topups", today):
+                raise budgets.spent_error(budget, "topups", self._now())
             amount = self.starting_grant - total
             await conn.execute(
                 update(accounts)

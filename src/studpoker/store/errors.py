@@ -12,7 +12,8 @@ class InvalidInputError(StoreError, ValueError):
 
 
 class NameTakenError(InvalidInputError):
-    """An account or table name already in use (names compare without regard to case)."""
+    """An account or table name already in use. Account names compare after NFKC and case
+    folding, and by their look-alike skeleton (:mod:`studpoker.store.names`)."""
 
 
 class AuthError(StoreError):
@@ -25,3 +26,16 @@ class InsufficientFundsError(StoreError):
 
 class NotFoundError(StoreError, LookupError):
     """No account, table, seat or hand with that id."""
+
+
+class LimitError(StoreError):
+    """A per-address budget (new accounts or top-ups a day) is spent: nothing written.
+    ``retry_after``: seconds until it refills (the next UTC day)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class BusyError(StoreError):
+    """Too many password hashes are waiting for the hashing pool: try again in a moment."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from .errors import InvalidInputError
 
 GAMES: tuple[str, ...] = ("7S", "7S8", "RZ", "O8")
-NAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
@@ -37,7 +35,7 @@ class TableConfig:
     """Everything that defines a table. Amounts in units (cents), times in seconds.
 
     ``house`` holds house switches as text (``"max_raises=4 burn_cards=on"``), passed through.
-    Use :meth:`derive` to get the RULES.md defaults from the two bet sizes.
+    Use :meth:`derive` to get the rule book's defaults (docs/rules.md, R-STAKES) from the two bet sizes.
     """
 
     name: str
@@ -72,8 +70,8 @@ class TableConfig:
         countdown_seconds: int = 20,
         house: str = "",
     ) -> TableConfig:
-        """RULES.md defaults: ante = big bet / 10, bring-in = small bet / 2, blinds = small bet / 2
-        and small bet (O8), buy-in from 10 to 50 big bets, 8 seats (10 in O8)."""
+        """The rule book's defaults (R-STAKES): ante = big bet / 10, bring-in = small bet / 2,
+        blinds = small bet / 2 and small bet (O8), buy-in from 10 to 50 big bets, 8 seats (10 in O8)."""
         is_omaha = game == "O8"
         return cls(
             name=name,

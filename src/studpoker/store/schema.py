@@ -29,6 +29,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.types import TypeDecorator
 
@@ -69,14 +70,34 @@ accounts = Table(
     "accounts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
+    # The name as shown (NFKC); see studpoker.store.names for the two keys.
     Column("name", String(20), nullable=False),
+    # NFKC + case folding: what logins look up.
     Column("name_key", String(20), nullable=False, unique=True),
+    # The look-alike skeleton (TR39). NULL only for an account of an older database whose name
+    # looks like an older account's: both keep working, and the older one holds the skeleton.
+    Column("name_skeleton", String(80)),
+    # A bot's password_hash is BOT_PASSWORD_HASH, which no password matches.
     Column("password_hash", String(200), nullable=False),
     Column("bankroll", BigInteger, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_topup_day", String(10)),
     Column("protected_day", String(10)),
     Column("protected_count", Integer, nullable=False, default=0),
+    # Created by the server for its bots (never by registration); cannot log in.
+    Column("is_bot", Boolean, nullable=False, default=False, server_default=false()),
+    Index("ix_accounts_name_skeleton", "name_skeleton", unique=True),
+)
+
+# Free play money per client address per UTC day (docs/store.md "Grants and farming"): the
+# new accounts (each one a starting grant) and the daily top-ups claimed from that address.
+address_budgets = Table(
+    "address_budgets",
+    metadata,
+    Column("address", String(64), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("accounts", Integer, nullable=False, default=0),
+    Column("topups", Integer, nullable=False, default=0),
 )
 
 sessions = Table(
