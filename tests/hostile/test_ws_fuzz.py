@@ -51,6 +51,16 @@ NASTY_TEXT = st.sampled_from(
         "{{7*7}}",
     ]
 )
+# Text with lone UTF-16 surrogates (hypothesis' text() leaves them out by default; json.dumps
+# writes them as \udXXX escapes): not Unicode text, so a reply that echoed one could not be
+# encoded. WebSocket frames only (a URL cannot carry them: the REST fuzzer shares NASTY_TEXT).
+SURROGATE_TEXT = st.sampled_from(["\ud800", "a\udfffb", "\udc00\ud800"]) | st.text(
+    alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categories=["Cs"]) | st.characters(),
+    min_size=1,
+    max_size=8,
+)
+# A message id (echoed as ``ref``): mostly fine, sometimes nasty or holding a surrogate.
+MESSAGE_IDS = st.text(max_size=64) | NASTY_TEXT | SURROGATE_TEXT
 
 
 def _field_strategy(spec: dict[str, Any], table_ids: list[int]) -> st.SearchStrategy[Any]:
@@ -70,6 +80,7 @@ def _field_strategy(spec: dict[str, Any], table_ids: list[int]) -> st.SearchStra
             strategies.append(st.text(max_size=min(top, 40)))
             strategies.append(st.text(min_size=top + 1, max_size=top + 3) if top < 300 else st.just(""))
             strategies.append(NASTY_TEXT)
+            strategies.append(SURROGATE_TEXT)
         elif kind == "null":
             strategies.append(st.none())
         elif "const" in option:
@@ -99,8 +110,12 @@ def message_strategy(table_ids: list[int]) -> st.SearchStrategy[dict[str, Any]]:
                 # Optional fields half the time; now and then a required field is dropped.
                 if (name in required or draw(st.booleans())) and draw(st.integers(0, 19)) > 0:
                     out[name] = draw(strategy)
+            if draw(st.integers(0, 2)) == 0:
+                out["id"] = draw(MESSAGE_IDS)
             if draw(st.integers(0, 9)) == 0:
                 out[draw(st.sampled_from(["seat", "account_id", "hand", "extra"]))] = draw(JSON_LEAVES)
+            if draw(st.integers(0, 19)) == 0:
+                out[draw(SURROGATE_TEXT)] = draw(JSON_LEAVES)
             if draw(st.integers(0, 14)) == 0:
                 out["type"] = draw(st.sampled_from(["", "Sit", "action ", "admin", "auth"]))
             return out
@@ -121,6 +136,10 @@ def frames(table_ids: list[int]) -> st.SearchStrategy[tuple[str, str | bytes]]:
         st.tuples(messages, st.integers(1, 60)).map(lambda p: ("truncated", json.dumps(p[0])[: p[1]])),
         st.integers(MAX_MESSAGE_BYTES + 1, 60_000).map(
             lambda n: ("oversized", json.dumps({"type": "ping", "id": "x" * n}))
+        ),
+        # Nesting deeper than the JSON decoder's recursion limit, within the size limit.
+        st.integers(900, MAX_MESSAGE_BYTES // 2 - 20).map(
+            lambda n: ("deep", '{"type": "ping", "id": "d", "x": ' + "[" * n + "]" * n + "}")
         ),
     )
 

@@ -34,6 +34,7 @@ from studpoker.games import HouseRules, Stakes, get_game
 
 from .clock import ActionClock
 from .connections import Connection
+from .fanout import SeatChangeList, SeatChanges
 from .protocol import (
     AckMsg,
     ClockInfo,
@@ -317,6 +318,10 @@ class TableActor:
         self._settle_failures = 0
         self._settle_error: BaseException | None = None
         self._settle_timer: asyncio.TimerHandle | None = None
+        # Seat changes are published coalesced: at most one seat list per seats_push_seconds.
+        self.seat_changes = SeatChanges(room.settings.seats_push_seconds, self._send_seats)
+        # Watchers beyond this are refused (a seated player may always watch his own table).
+        self.max_watchers = room.settings.max_watchers_per_table
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -487,6 +492,7 @@ class TableActor:
 
     def _broadcast(self, build: Callable[[int | None, int], _Out | None]) -> None:
         """One versioned message to every watcher, built for the watcher's seat."""
+        self.seat_changes.flush()
         self.version += 1
         for conn in list(self.watchers.values()):
             message = build(self._viewer_seat(conn), self.version)
@@ -494,16 +500,23 @@ class TableActor:
                 conn.send(message)
 
     def _broadcast_same(self, build: Callable[[int], _Out]) -> None:
-        """One versioned message, the same for every watcher: built and encoded once."""
+        """One versioned message, the same for every watcher: built and encoded once (seat
+        changes waiting to be published go first, so that messages keep their order)."""
+        self.seat_changes.flush()
+        self._send_same(build)
+
+    def _send_same(self, build: Callable[[int], _Out]) -> None:
         self.version += 1
         message = build(self.version)
         text = encode(message)
         for conn in list(self.watchers.values()):
             conn.send_encoded(text, message)
 
-    def _publish_table_event(self, event: dict[str, Any]) -> None:
+    def _publish_table_event(
+        self, event: dict[str, Any], *, send: Callable[[Callable[[int], _Out]], None] | None = None
+    ) -> None:
         hand_id = self.hand_id
-        self._broadcast_same(
+        (send or self._broadcast_same)(
             lambda version: EventMsg.model_construct(
                 type="event",
                 table_id=self.table_id,
@@ -515,14 +528,23 @@ class TableActor:
         )
 
     def _publish_seats(self, reason: str, seat: int | None = None) -> None:
+        """A seat changed: the seat list goes to the watchers, coalesced (see ``fanout``)."""
         self._lobby_changed()
+        self.seat_changes.add(reason, seat)
+
+    def _send_seats(self, changes: SeatChangeList) -> None:
+        """One ``seats`` event with the seat list as it is now, for the changes since the last
+        one (``reason`` and ``seat`` are the last change's, ``changes`` has each seat's last)."""
+        last_seat, last_reason = changes[-1]
         self._publish_table_event(
             {
                 "kind": "seats",
-                "reason": reason,
-                "seat": seat,
+                "reason": last_reason,
+                "seat": last_seat,
+                "changes": [{"seat": seat, "reason": reason} for seat, reason in changes],
                 "seats": [s.model_dump() for s in self.seat_infos()],
-            }
+            },
+            send=self._send_same,
         )
 
     def _publish_engine_events(self, clock: ClockInfo | None = None) -> None:
@@ -536,6 +558,7 @@ class TableActor:
         hand = self.hand
         if hand is None:
             return
+        self.seat_changes.flush()
         after = self._engine_seen
         public = hand.events_for(None, after)
         if not public:
@@ -966,6 +989,12 @@ async def _watch(actor: TableActor, cmd: Watch) -> None:
     # connected again, and if his clock is running he gets the countdown again (once per decision;
     # a second tab of a connected player gets nothing).
     back = state is not None and conn.id not in actor.watchers and not actor.connected(conn.account_id)
+    spectator = state is None and not conn.is_bot and conn.id not in actor.watchers
+    if spectator and len(actor.watchers) >= actor.max_watchers:
+        raise TableError(
+            ErrorCode.TOO_MANY_WATCHERS,
+            f"table {actor.table_id} has {actor.max_watchers} watchers already: try again later",
+        )
     actor.watchers[conn.id] = conn
     conn.tables.add(actor.table_id)
     extended = False
@@ -1213,6 +1242,7 @@ async def _retry_settle(actor: TableActor, cmd: RetrySettle) -> None:
 @handles(Stop)
 async def _stop(actor: TableActor, cmd: Stop) -> None:
     actor.stopped = True
+    actor.seat_changes.cancel()
     if actor._settle_timer is not None:
         actor._settle_timer.cancel()
         actor._settle_timer = None

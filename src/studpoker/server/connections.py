@@ -39,6 +39,10 @@ class Connection:
         self.tables: set[int] = set()
         self.closed = False
         self.rejected = 0
+        # The session the socket was opened with, and when it expires (Unix seconds on the
+        # store's clock): a logout or the expiry closes the socket (bots have neither).
+        self.token: str | None = None
+        self.session_expires_at: float | None = None
 
     def send(self, message: _Out) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -63,7 +67,6 @@ class WebSocketConnection(Connection):
     ) -> None:
         super().__init__(account_id, name, bucket)
         self.websocket = websocket
-        self.token: str | None = None
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self._writer: asyncio.Task[None] | None = None
 

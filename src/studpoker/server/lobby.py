@@ -24,6 +24,7 @@ from studpoker.store.models import TableConfig, TableRecord
 
 from . import actor as actors
 from .actor import TableActor, TableError
+from .caps import SlidingWindow
 from .connections import Connection
 from .protocol import (
     AckMsg,
@@ -49,6 +50,7 @@ from .protocol import (
     _Msg,
     parse_client_message,
 )
+from .sessions import AdmissionError, Handshake, SocketRegistry
 from .settings import Settings
 from .writer import GroupCommitter
 
@@ -108,6 +110,13 @@ class Room:
         self.lobby_subscribers: dict[int, Connection] = {}
         self._lobby_dirty: set[int] = set()
         self._lobby_timer: asyncio.TimerHandle | None = None
+        # The WebSockets by address and session token (the socket caps, logout, expiry), the
+        # sweep of expired sessions, and the seat-state commands per (account, table).
+        self.sockets = SocketRegistry(settings.max_sockets_per_account, settings.max_sockets_per_address)
+        self._sweeper: asyncio.Task[None] | None = None
+        self.seat_commands = SlidingWindow(
+            settings.seat_commands_per_window, settings.seat_command_window_seconds
+        )
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -124,6 +133,7 @@ class Room:
             await self._clear_seats(record)
             self.add_actor(record)
         await self._seed_stats()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_sessions(), name="session-sweep")
         if self.settings.bots:
             # In the background: creating bot accounts hashes passwords, which takes a while.
             self._bots_task = asyncio.get_running_loop().create_task(self._start_bots(), name="bots")
@@ -176,6 +186,10 @@ class Room:
                 log.exception("could not cash out seat %s of table %s", seat.seat, record.id)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         if self._bots_task is not None:
             self._bots_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -208,14 +222,77 @@ class Room:
 
     # -- connections --------------------------------------------------------------------------
 
-    def attach(self, conn: Connection, *, rejoin: bool = True) -> None:
+    def attach(self, conn: Connection, *, rejoin: bool = True, handshake: Handshake | None = None) -> None:
         """Register a new connection; with ``rejoin`` it joins every table where its account is
-        seated (a reconnection gets the full state of those tables, and his clock extension)."""
+        seated (a reconnection gets the full state of those tables, and his clock extension).
+
+        A socket over a cap (``max_sockets_per_account``, ``max_sockets_per_address``), or whose
+        session was logged out (``handshake`` revoked) or expired since its token was checked,
+        is refused with :class:`AdmissionError`, and nothing of it is registered.
+        """
+        if handshake is not None:
+            self.sockets.end_handshake(handshake)
+        if not conn.is_bot:
+            try:
+                if self.session_expired(conn):
+                    raise AdmissionError(
+                        ErrorCode.UNAUTHORIZED, "this session has expired: log in again", 4401
+                    )
+                self.sockets.check(conn, len(self.connections.get(conn.account_id, {})), handshake)
+            except AdmissionError:
+                if conn.is_guest:
+                    self._release_guest(conn)
+                raise
+            self.sockets.add(conn)
         self.connections.setdefault(conn.account_id, {})[conn.id] = conn
         if rejoin and not conn.is_bot:
             for actor in self.actors.values():
                 if not actor.stopped and actor.seat_of(conn.account_id) is not None:
                     actor.submit(actors.Watch(conn=conn))
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def begin_handshake(self, token: str, address: str) -> Handshake:
+        """A socket from ``address`` is about to check ``token``: call it before the store reads
+        the session, and pass the handshake to :meth:`attach` (or :meth:`end_handshake`). A
+        logout in between marks it; the socket caps are checked here already, so a burst is
+        refused before the database (:class:`AdmissionError`)."""
+        return self.sockets.begin_handshake(token, address)
+
+    def end_handshake(self, handshake: Handshake) -> None:
+        self.sockets.end_handshake(handshake)
+
+    def store_time(self) -> float:
+        """Now on the store's clock (Unix seconds), the clock session expiries are set by."""
+        now = self.store.clock()
+        return (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).timestamp()
+
+    def session_expired(self, conn: Connection) -> bool:
+        expires = conn.session_expires_at
+        return expires is not None and self.store_time() >= expires
+
+    def close_expired_sessions(self) -> int:
+        """Close every socket whose session has expired; returns how many."""
+        now = self.store_time()
+        closed = 0
+        for conn in self.sockets.with_session():
+            expires = conn.session_expires_at
+            if not conn.closed and expires is not None and now >= expires:
+                self._end_expired(conn)
+                closed += 1
+        return closed
+
+    def _end_expired(self, conn: Connection) -> None:
+        conn.send(ErrorMsg(code=ErrorCode.UNAUTHORIZED, message="this session has expired: log in again"))
+        conn.close(4401, "session expired")
+
+    async def _sweep_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.session_sweep_seconds)
+            try:
+                self.close_expired_sessions()
+            except Exception:
+                log.exception("the session sweep failed")
 
     # -- guests ----------------------------------------------------------------------------------
 
@@ -287,7 +364,8 @@ class Room:
             self._release_guest(conn)
         conns = self.connections.get(conn.account_id)
         if conns is not None:
-            conns.pop(conn.id, None)
+            if conns.pop(conn.id, None) is not None and not conn.is_bot:
+                self.sockets.remove(conn)
             if not conns:
                 del self.connections[conn.account_id]
         for table_id in list(conn.tables):
@@ -297,14 +375,13 @@ class Room:
         conn.tables.clear()
 
     def close_session(self, token: str) -> int:
-        """Close the sockets opened with a session token that was just revoked."""
+        """Close the sockets opened with a session token that was just revoked (call it once the
+        revocation committed), and refuse those still between their token check and attach."""
         closed = 0
-        for conns in list(self.connections.values()):
-            for conn in list(conns.values()):
-                if getattr(conn, "token", None) == token:
-                    conn.send(ErrorMsg(code=ErrorCode.UNAUTHORIZED, message="this session was logged out"))
-                    conn.close(4401, "logged out")
-                    closed += 1
+        for conn in self.sockets.revoke(token):
+            conn.send(ErrorMsg(code=ErrorCode.UNAUTHORIZED, message="this session was logged out"))
+            conn.close(4401, "logged out")
+            closed += 1
         return closed
 
     def is_connected(self, account_id: int, table_id: int) -> bool:
@@ -315,6 +392,11 @@ class Room:
 
     async def handle_raw(self, conn: Connection, raw: str | bytes) -> None:
         """One frame from a client: rate limit, parse, dispatch; every failure answered."""
+        if conn.closed:
+            return  # logged out, expired or cut off: nothing it still sends is handled
+        if self.session_expired(conn):
+            self._end_expired(conn)
+            return
         if not conn.bucket.take():
             conn.rejected += 1
             conn.send(ErrorMsg(code=ErrorCode.RATE_LIMITED, message="too many messages: slow down"))
@@ -341,6 +423,12 @@ class Room:
                 )
             )
             return
+        if (
+            isinstance(message, SEAT_COMMANDS)
+            and not conn.is_bot
+            and not self._seat_command_allowed(conn, message)
+        ):
+            return
         try:
             await handler(self, conn, message)
         except TableError as exc:
@@ -350,6 +438,24 @@ class Room:
             conn.send(
                 ErrorMsg(code=ErrorCode.INTERNAL, message="the server could not handle that", ref=message.id)
             )
+
+    def _seat_command_allowed(self, conn: Connection, message: SeatCommand) -> bool:
+        """At most ``seat_commands_per_window`` seat-state commands per account per table in
+        ``seat_command_window_seconds``: each one changes the seat list every watcher is sent."""
+        table_id = message.table_id
+        key = (conn.account_id, table_id)
+        if self.seat_commands.allow(key):
+            return True
+        wait = int(self.seat_commands.retry_after(key)) + 1
+        conn.send(
+            ErrorMsg(
+                code=ErrorCode.SEAT_RATE_LIMITED,
+                message=f"too many seat changes at table {table_id}: try again in {wait} s",
+                ref=message.id,
+                table_id=table_id,
+            )
+        )
+        return False
 
     def actor_for(self, table_id: int) -> TableActor:
         actor = self.actors.get(table_id)
@@ -550,6 +656,10 @@ HANDLERS: dict[type[_Msg], MessageHandler] = {
     SubscribeLobbyMsg: _on_subscribe_lobby,
     UnsubscribeLobbyMsg: _on_unsubscribe_lobby,
 }
+
+# The seat-state commands, limited per account and table (``Room._seat_command_allowed``).
+SeatCommand = SitMsg | SitOutMsg | SitInMsg | StandUpMsg | AddChipsMsg
+SEAT_COMMANDS = (SitMsg, SitOutMsg, SitInMsg, StandUpMsg, AddChipsMsg)
 
 # What a guest (no account) may send: watching only.
 GUEST_MESSAGES: frozenset[type[_Msg]] = frozenset(

@@ -9,17 +9,21 @@ models too, serialized with :func:`encode`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticSerializationError
 
 PROTOCOL_VERSION = 1
 # Additive changes within version 1 (docs/protocol.md, "Compatibility"): 1 = guests (watching
 # without an account), the lobby push (subscribe_lobby), the commitment in table_state, bot flags.
 # 2 = the clock on the event that starts a decision (no separate clock event), no ack for an
 # action sent without an id (its action event answers it), the paused / resumed table events,
-# the unavailable error code.
-PROTOCOL_MINOR = 2
+# the unavailable error code. 3 = the fan-out caps (errors too_many_connections,
+# too_many_watchers, seat_rate_limited), seats events coalesced (``changes``), a session that
+# expires closes its sockets, a lone surrogate anywhere in a message is refused (bad_message).
+PROTOCOL_MINOR = 3
 MAX_MESSAGE_BYTES = 4096
 
 TableId = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -59,6 +63,9 @@ class ErrorCode:
     LOGIN_REQUIRED = "login_required"
     TOO_MANY_GUESTS = "too_many_guests"
     UNAVAILABLE = "unavailable"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    TOO_MANY_WATCHERS = "too_many_watchers"
+    SEAT_RATE_LIMITED = "seat_rate_limited"
     INTERNAL = "internal_error"
 
 
@@ -185,10 +192,21 @@ def parse_client_message(raw: str | bytes, *, max_bytes: int = MAX_MESSAGE_BYTES
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(ErrorCode.BAD_JSON, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        # Thousands of nested brackets fit in a frame; the decoder gives up on them.
+        raise ProtocolError(ErrorCode.BAD_JSON, "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a 'type' field")
     ref = data.get("id")
-    ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
+    ref = ref if isinstance(ref, str) and len(ref) <= 64 and not _SURROGATE.search(ref) else None
+    if has_lone_surrogate(data):
+        # JSON may escape half of a UTF-16 pair ("\ud800"): such a string is not Unicode text and
+        # could not be encoded again in a reply; the message is refused (its id echoed if sound).
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            "a string in the message holds a lone UTF-16 surrogate (not valid Unicode)",
+            ref,
+        )
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string 'type' field", ref)
@@ -205,6 +223,27 @@ def parse_client_message(raw: str | bytes, *, max_bytes: int = MAX_MESSAGE_BYTES
             f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}" for err in exc.errors()[:5]
         )
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad {kind!r} message: {problems}", ref) from None
+
+
+def has_lone_surrogate(data: Any) -> bool:
+    """Whether any string (key or value) in parsed JSON ``data`` holds a lone surrogate
+    (U+D800..U+DFFF: a valid pair is decoded to one character by the JSON parser). Iterative, so
+    that deep nesting cannot overflow the stack."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # ----------------------------------------------------------------------------- server -> client
@@ -383,8 +422,13 @@ _SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[ServerMessage, Field(d
 
 
 def encode(message: _Out) -> str:
-    """The JSON text of one server message."""
-    return message.model_dump_json()
+    """The JSON text of one server message. Text that is not valid Unicode (a lone surrogate
+    that reached a message despite :func:`parse_client_message`) is sent escaped as ``\\udXXX``
+    rather than failing the send (and the socket with it)."""
+    try:
+        return message.model_dump_json()
+    except PydanticSerializationError:
+        return json.dumps(message.model_dump(mode="python"), separators=(",", ":"), ensure_ascii=True)
 
 
 def decode_server_message(text: str) -> _Out:
