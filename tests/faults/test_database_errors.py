@@ -237,15 +237,8 @@ async def test_a_hand_end_committed_but_reported_failed_is_settled_once(tmp_path
         # The stacks at the table are the stacks in the database.
         actor = room.actors[table_id]
         async with harness.store.engine.connect() as conn:
-            rows = dict(
-                (
-                    await conn.execute(
-                        text("select seat, stack from seats where table_id = :t"), {"t": table_id}
-                    )
-                )
-                .tuples()
-                .all()
-            )
+            query = text("select seat, stack from seats where table_id = :t")
+            rows = {int(r[0]): int(r[1]) for r in (await conn.execute(query, {"t": table_id})).all()}
         if actor.hand is None:
             assert {s: st.stack for s, st in actor.seats.items()} == rows
         report = await harness.store.audit()

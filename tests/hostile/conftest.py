@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import threading
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
@@ -19,10 +18,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from sqlalchemy import text
 
 from studpoker.server import create_app
+from studpoker.server.http import build_server, listening_socket
 from studpoker.server.lobby import Room
 from studpoker.store import Store, TableConfig
 
@@ -58,15 +57,12 @@ class LiveRoom:
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, name="live-room", daemon=True)
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self._sock = sock
-        self.base = f"127.0.0.1:{sock.getsockname()[1]}"
-        config = uvicorn.Config(
-            self.app, log_level="critical", ws_ping_interval=None, ws_max_size=64 * 1024, lifespan="on"
+        self._sock = listening_socket("127.0.0.1", 0, self.settings.listen_backlog)
+        self.base = f"127.0.0.1:{self._sock.getsockname()[1]}"
+        # The server of ``studpoker serve`` (same builder, same protocol hardening).
+        self.server = build_server(
+            self.app, self.settings, log_level="critical", ws_ping=False, graceful_shutdown_seconds=None
         )
-        self.server = uvicorn.Server(config)
         self.http = httpx.Client(base_url=f"http://{self.base}", timeout=20)
 
     def _main(self) -> None:

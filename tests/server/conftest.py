@@ -16,12 +16,12 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 from argon2 import PasswordHasher
 
 from studpoker.server import Settings, create_app
 from studpoker.server.actor import TableActor
+from studpoker.server.http import build_server, listening_socket
 from studpoker.server.lobby import Room
 from studpoker.store import Store, TableConfig
 
@@ -112,6 +112,7 @@ class Harness:
     base: str
     http: httpx.AsyncClient
     clients: list[Client] = field(default_factory=list)
+    server: Any = None  # the uvicorn.Server (studpoker.server.http.build_server)
 
     @property
     def room(self) -> Room:
@@ -162,21 +163,12 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def running_server(settings: Settings) -> AsyncIterator[Harness]:
+async def running_server(settings: Settings, log_level: str = "warning") -> AsyncIterator[Harness]:
+    """The room of ``studpoker serve`` (the same uvicorn server, from the same builder)."""
     app = create_app(settings, store_factory=fast_store)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket("127.0.0.1", 0, settings.listen_backlog)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        ws_ping_interval=None,
-        ws_max_size=64 * 1024,
-        lifespan="on",
-        timeout_graceful_shutdown=2,
-    )
-    server = uvicorn.Server(config)
+    server = build_server(app, settings, log_level=log_level, ws_ping=False, graceful_shutdown_seconds=2)
     task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
     for _ in range(500):
         if server.started:
@@ -186,7 +178,7 @@ async def running_server(settings: Settings) -> AsyncIterator[Harness]:
         await asyncio.sleep(0.01)
     base = f"127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
-        harness = Harness(settings=settings, app=app, base=base, http=http)
+        harness = Harness(settings=settings, app=app, base=base, http=http, server=server)
         try:
             yield harness
             await harness.audit()
@@ -215,6 +207,11 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "countdown_seconds": 5.0,
         "bot_delay": (0.0, 0.0),
         "heartbeat_timeout_seconds": 30.0,
+        # Every test client is 127.0.0.1: the per-address account limits are tested on their own
+        # (tests/hostile/test_accounts_hardening.py), out of the way elsewhere.
+        "registrations_per_address_per_hour": 100_000,
+        "registrations_per_address_per_day": 100_000,
+        "topups_per_address_per_day": 100_000,
     }
     values.update(overrides)
     return Settings(**values)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any
 
 
@@ -71,16 +72,51 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="do not create the default tables in an empty database",
     )
+    http = parser.add_argument_group("the HTTP layer (docs/server.md)")
+    http.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 10.0.0.0/24) whose X-Forwarded-For gives the"
+        " client's address; repeat for more (default: none, the headers are ignored)",
+    )
+    http.add_argument(
+        "--request-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a request must arrive whole within this, else its connection is closed (default 10)",
+    )
+    http.add_argument(
+        "--max-head-bytes",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="the largest request head (request line and headers) (default 65536)",
+    )
+    http.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections (HTTP and WebSocket) one client address may hold (default 256)",
+    )
+    http.add_argument(
+        "--keep-alive",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="idle seconds before a kept-alive HTTP connection is closed (default 5)",
+    )
+    http.add_argument("--backlog", type=int, default=None, help="the listen backlog (default 2048)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import socket
-
-    import uvicorn
-
     from studpoker.server import Settings, create_app
+    from studpoker.server.http import build_server, check_settings, listening_socket
     from studpoker.store import database_url
 
     settings = Settings(
@@ -95,26 +131,33 @@ def run(args: argparse.Namespace) -> int:
         hand_pause_seconds=args.hand_pause,
         shutdown_grace_seconds=max(0.0, args.shutdown_grace),
         default_tables=not args.no_default_tables,
+        trusted_proxies=tuple(args.trusted_proxy),
+        **_given(
+            http_request_timeout_seconds=args.request_timeout,
+            http_max_head_bytes=args.max_head_bytes,
+            max_connections_per_address=args.max_connections_per_address,
+            http_keep_alive_seconds=args.keep_alive,
+            listen_backlog=args.backlog,
+        ),
     )
+    try:
+        check_settings(settings)
+    except ValueError as exc:
+        print(f"studpoker serve: error: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     app = create_app(settings)
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
-    sock.listen(2048)  # connections wait in the backlog until the room has started
+    sock = listening_socket(args.host, args.port, settings.listen_backlog)
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"studpoker room on http://{host}:{port}/  (database {settings.database_url})", flush=True)
-    config = uvicorn.Config(
-        app,
-        log_level=args.log_level,
-        ws_ping_interval=settings.ws_ping_interval,
-        ws_ping_timeout=settings.ws_ping_timeout,
-        ws_max_size=64 * 1024,
-        timeout_graceful_shutdown=5,
-    )
-    server = uvicorn.Server(config)
+    server = build_server(app, settings, log_level=args.log_level)
     server.run(sockets=[sock])
     return 0
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options given on the command line (the others keep the Settings defaults)."""
+    return {name: value for name, value in options.items() if value is not None}

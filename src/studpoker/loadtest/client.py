@@ -1,6 +1,7 @@
 """The load client: many bot players over real WebSockets, each its own account.
 
-Every player registers through the REST API, connects to ``/ws?token=...``, joins its table,
+Every player registers through the REST API, connects to ``/ws`` and authenticates with a first
+``auth`` message (a token in the URL would end up in access logs), joins its table,
 sits, and then plays whatever it is asked (``your_turn``) after a think time, choosing among the
 legal options it was sent. The latency of an action is the time from sending it to receiving the
 engine event that records it (``event`` of kind ``action`` for the player's seat).
@@ -185,7 +186,7 @@ class LoadPlayer:
 
     async def _session(self) -> None:
         self._dropped_on_purpose = False
-        url = f"{ws_base(self.config.url)}/ws?token={self.token}"
+        url = f"{ws_base(self.config.url)}/ws"
         async with self.control.connect_gate:
             ws = await websockets.connect(
                 url, open_timeout=20, close_timeout=2, max_size=2**22, ping_interval=None
@@ -200,6 +201,7 @@ class LoadPlayer:
         self.seated = False
         self._sit_sent = 0.0  # a sit sent on the last connection may never have been answered
         try:
+            await ws.send(json.dumps({"type": "auth", "token": self.token}))
             welcome = json.loads(await asyncio.wait_for(ws.recv(), 20))
             if welcome.get("type") != "welcome":
                 raise SessionFatalError(f"no welcome: {welcome}")

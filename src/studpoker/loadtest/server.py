@@ -106,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         # Load clients send fast at zero think time: keep the per-connection limit out of the way.
         message_rate=50.0,
         message_burst=100.0,
+        # Every load client registers from this machine's one address.
+        registrations_per_address_per_hour=10**9,
+        registrations_per_address_per_day=10**9,
+        topups_per_address_per_day=10**9,
+        # ... and opens its WebSocket from it (thousands of players: no per-address socket cap).
+        max_sockets_per_address=10**9,
     )
     factory: Any = None
     if args.fast_hash:
