@@ -99,10 +99,15 @@ def serve(args: argparse.Namespace) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     print(f"listening 127.0.0.1:{sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(
-        app, log_level="error", ws_ping_interval=None, ws_max_size=64 * 1024, backlog=4096
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+    try:  # the room's own hardened server, as `studpoker serve` runs it
+        from studpoker.server.http import build_server
+    except ImportError:  # --src: a tree from before server/http.py
+        config = uvicorn.Config(
+            app, log_level="error", ws_ping_interval=None, ws_max_size=64 * 1024, backlog=4096
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    build_server(app, settings, log_level="error", ws_ping=False).run(sockets=[sock])
 
 
 # ----------------------------------------------------------------------------- the attack
@@ -137,8 +142,14 @@ async def attack(args: argparse.Namespace) -> None:
 
     async def watcher() -> None:
         try:
+            # The attacker's sockets come from an address of their own (all of 127.0.0.0/8 is
+            # loopback), as they would from his machine; the togglers and the measurement from
+            # 127.0.0.1.
             ws = await websockets.connect(
-                f"ws://{args.base}/ws?token={tokens['attacker']}", max_size=2**22, open_timeout=30
+                f"ws://{args.base}/ws?token={tokens['attacker']}",
+                max_size=2**22,
+                open_timeout=30,
+                local_addr=("127.0.0.2", 0),
             )
         except Exception:
             counts.watchers_refused += 1

@@ -76,6 +76,9 @@ async def storm(tmp_path: Path, *, tables: int, players: int, seconds: float) ->
         protected_all_ins_per_day=PROTECTED_PER_DAY,
         message_rate=50.0,
         message_burst=100.0,
+        # Half the players drop every 2 s and sit (in) again on each reconnect: far more seat
+        # commands than the per-seat limit allows a person (tests/server/test_fanout.py tests it).
+        seat_commands_per_window=10**6,
     )
     async with running_server(settings) as harness:
         table_ids = [(await harness.add_table()).table_id for _ in range(tables)]

@@ -226,6 +226,41 @@ async def test_an_address_at_its_cap_is_refused_while_others_are_served(tmp_path
         assert await wait_until(lambda: open_from(harness, "127.0.0.1")() == 0)
 
 
+async def test_a_storm_of_new_connections_is_cut_off_while_others_are_served(tmp_path: Path) -> None:
+    """Hundreds of WebSocket handshakes at once from one address: beyond the burst they are
+    closed before anything is read, so the room's socket caps never have to read and answer
+    them; another address is served meanwhile. (The rate is near zero here so that the refill
+    during the test does not blur the count.)"""
+    settings = make_settings(
+        tmp_path, new_connections_per_address_per_second=0.001, new_connections_burst_per_address=20
+    )
+    async with running_server(settings) as harness:
+        guard = hardening_of(harness.server.config).guard
+
+        async def handshake() -> bool:
+            try:
+                ws = await ws_from(harness, "127.0.0.1")
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+                return False
+            welcomed = (await ws_welcome(ws))["type"] == "welcome"
+            await ws.close()
+            return welcomed
+
+        results = await gather([handshake() for _ in range(200)])
+        assert results.count(True) == 20
+        assert guard.refused_by_rate == 180
+        # Another address is not metered with this one.
+        ws = await ws_from(harness, "127.0.0.2")
+        assert (await ws_welcome(ws))["type"] == "welcome"
+        await ws.close()
+        async with http_from(harness, "127.0.0.3") as other:
+            assert (await other.get("/api/health")).status_code == 200
+        # The meters of addresses with no open connection are not kept for ever.
+        assert await wait_until(lambda: guard.open_connections("127.0.0.1") == 0)
+        guard._forget_idle_arrivals()
+        assert "127.0.0.1" not in guard._arrivals
+
+
 async def test_websockets_hold_their_slot_until_they_close(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, max_connections_per_address=3)
     async with running_server(settings) as harness:
@@ -380,6 +415,8 @@ async def test_a_trusted_proxy_is_not_held_to_the_per_address_cap(tmp_path: Path
         ({"trusted_proxies": ("*",)}, "'*' is not an IP address or network"),
         ({"http_request_timeout_seconds": 0.0}, "http_request_timeout_seconds must be positive"),
         ({"max_connections_per_address": 0}, "max_connections_per_address must be at least 1"),
+        ({"new_connections_per_address_per_second": 0.0}, "new_connections_per_address_per_second must be"),
+        ({"new_connections_burst_per_address": 0}, "new_connections_burst_per_address must be at least 1"),
     ],
 )
 def test_unusable_http_settings_are_refused(overrides: dict[str, object], message: str) -> None:

@@ -212,6 +212,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "registrations_per_address_per_hour": 100_000,
         "registrations_per_address_per_day": 100_000,
         "topups_per_address_per_day": 100_000,
+        # Likewise the new-connection meter (tests/hostile/test_http_limits.py tests it).
+        "new_connections_per_address_per_second": 1e9,
+        "new_connections_burst_per_address": 10**9,
     }
     values.update(overrides)
     return Settings(**values)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import types
+import typing
 from typing import Any
 
 
@@ -110,6 +112,14 @@ def register(subparsers: Any) -> None:
         help="idle seconds before a kept-alive HTTP connection is closed (default 5)",
     )
     http.add_argument("--backlog", type=int, default=None, help="the listen backlog (default 2048)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any other server setting (repeatable), e.g. --set registrations_per_address_per_day=50;"
+        " the names and defaults are the fields of studpoker.server.Settings (docs/security.md)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(func=run)
 
@@ -119,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
     from studpoker.server.http import build_server, check_settings, listening_socket
     from studpoker.store import database_url
 
+    try:
+        extra = parse_settings(args.set)
+    except ValueError as exc:
+        print(f"studpoker serve: error: {exc}", file=sys.stderr)
+        return 2
     settings = Settings(
         database_url=database_url(args.database_url),
         host=args.host,
@@ -139,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
             http_keep_alive_seconds=args.keep_alive,
             listen_backlog=args.backlog,
         ),
+        **extra,
     )
     try:
         check_settings(settings)
@@ -156,6 +172,53 @@ def run(args: argparse.Namespace) -> int:
     server = build_server(app, settings, log_level=args.log_level)
     server.run(sockets=[sock])
     return 0
+
+
+# Settings that --set cannot change: they have flags of their own (or are not plain values).
+_NOT_SET = {"database_url", "host", "port", "bot_delay", "trusted_proxies", "web_dir"}
+
+
+def parse_settings(pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs as Settings fields, each value converted to the field's declared
+    type (``none`` for an optional one); ValueError naming the pair for an unknown name or a
+    value of the wrong type."""
+    from studpoker.server import Settings
+
+    hints = typing.get_type_hints(Settings)
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip()
+        kinds = _plain_kinds(hints.get(name))
+        if not sep or name in _NOT_SET or kinds is None:
+            raise ValueError(f"--set {pair!r}: not a setting (see studpoker.server.Settings)")
+        out[name] = _convert(pair, name, text, kinds)
+    return out
+
+
+def _plain_kinds(hint: Any) -> tuple[type, ...] | None:
+    """The types of a field that --set can take (bool, int, float, str, optionally None)."""
+    members = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if not members or not all(m in (bool, int, float, str, type(None)) for m in members):
+        return None
+    return tuple(members)
+
+
+def _convert(pair: str, name: str, text: str, kinds: tuple[type, ...]) -> Any:
+    if type(None) in kinds and text.lower() == "none":
+        return None
+    for kind in kinds:
+        if kind is bool and text.lower() in ("true", "on", "1", "false", "off", "0"):
+            return text.lower() in ("true", "on", "1")
+        if kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                continue
+        if kind is str:
+            return text
+    wanted = " or ".join("none" if k is type(None) else k.__name__ for k in kinds)
+    raise ValueError(f"--set {pair!r}: {name} takes {wanted}")
 
 
 def _given(**options: Any) -> dict[str, Any]:

@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -76,9 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import uvicorn
-
     from studpoker.server import Settings, create_app
+    from studpoker.server.http import build_server, listening_socket
     from studpoker.store import Store
 
     args = build_parser().parse_args(argv)
@@ -112,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         topups_per_address_per_day=10**9,
         # ... and opens its WebSocket from it (thousands of players: no per-address socket cap).
         max_sockets_per_address=10**9,
+        max_connections_per_address=10**9,
+        new_connections_per_address_per_second=1e9,
+        new_connections_burst_per_address=10**9,
+        listen_backlog=4096,
     )
     factory: Any = None
     if args.fast_hash:
@@ -127,20 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     app = create_app(settings, store_factory=factory)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    # The room's own hardened server (server/http.py), as `studpoker serve` runs it.
+    sock = listening_socket(args.host, args.port, settings.listen_backlog)
     port = sock.getsockname()[1]
     print(f"studpoker room on http://{args.host}:{port}/  (database {args.database_url})", flush=True)
-    config = uvicorn.Config(
-        app,
-        log_level=args.log_level,
-        ws_ping_interval=None,
-        ws_max_size=64 * 1024,
-        timeout_graceful_shutdown=5,
-        backlog=4096,
-    )
-    server = uvicorn.Server(config)
+    server = build_server(app, settings, log_level=args.log_level, ws_ping=False)
     if args.profile:
         # uvicorn re-raises SIGTERM after its graceful shutdown, which would end the process
         # before the profile is written: forget the captured signals once shut down.

@@ -9,6 +9,9 @@ lacks (issue 10):
 - At most ``max_connections_per_address`` open connections per client address, HTTP and
   WebSocket alike (the slot follows the connection through the upgrade); a connection beyond
   it is closed at once, so one address cannot use up the file descriptors of everyone else.
+  New connections per address are also metered (``new_connections_per_address_per_second``,
+  with a burst): a storm of handshakes from one address, each refused later by the room's
+  socket caps, would still stall the event loop for seconds while it is read and answered.
   Connections from a trusted proxy are not counted: it carries everyone's.
 - ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed only from ``trusted_proxies``
   (uvicorn believes them from 127.0.0.1 by default); none by default.
@@ -36,6 +39,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
+from .ratelimit import TokenBucket
 from .redact import install_token_redaction
 from .settings import Settings
 
@@ -73,6 +77,10 @@ def check_settings(settings: Settings) -> tuple[Network, ...]:
         raise ValueError("http_max_head_bytes must be at least 1024")
     if settings.max_connections_per_address < 1:
         raise ValueError("max_connections_per_address must be at least 1")
+    if not settings.new_connections_per_address_per_second > 0:
+        raise ValueError("new_connections_per_address_per_second must be positive")
+    if settings.new_connections_burst_per_address < 1:
+        raise ValueError("new_connections_burst_per_address must be at least 1")
     if settings.http_keep_alive_seconds < 1:
         raise ValueError("http_keep_alive_seconds must be at least 1")
     if settings.listen_backlog < 1:
@@ -98,12 +106,23 @@ class ConnectionGuard:
     """Counts the open connections of each client address (keyed by transport, so a release
     is counted once whichever protocol owns the connection when it ends)."""
 
-    def __init__(self, max_per_address: int, exempt: tuple[Network, ...] = ()) -> None:
+    def __init__(
+        self,
+        max_per_address: int,
+        exempt: tuple[Network, ...] = (),
+        *,
+        new_per_second: float = float("inf"),
+        new_burst: float = float("inf"),
+    ) -> None:
         self.max_per_address = max_per_address
         self.exempt = exempt
+        self.new_per_second = new_per_second
+        self.new_burst = new_burst
         self._address_of: dict[asyncio.BaseTransport, str] = {}
         self._open: Counter[str] = Counter()
         self._refusing: set[str] = set()  # addresses at the cap, logged once per episode
+        self._arrivals: dict[str, TokenBucket] = {}  # the new-connection meter of each address
+        self.refused_by_rate = 0
 
     def open_connections(self, host: str) -> int:
         return self._open[address_unit(host)]
@@ -113,6 +132,12 @@ class ConnectionGuard:
         if host is None or self._is_exempt(host):
             return True
         address = address_unit(host)
+        if not self._arrival_allowed(address):
+            self.refused_by_rate += 1
+            if address not in self._refusing:
+                self._refusing.add(address)
+                log.warning("%s opens connections too fast (new_connections_per_address_per_second)", address)
+            return False
         if self._open[address] >= self.max_per_address:
             if address not in self._refusing:
                 self._refusing.add(address)
@@ -125,6 +150,22 @@ class ConnectionGuard:
         self._open[address] += 1
         self._address_of[transport] = address
         return True
+
+    def _arrival_allowed(self, address: str) -> bool:
+        if self.new_per_second == float("inf"):
+            return True
+        bucket = self._arrivals.get(address)
+        if bucket is None:
+            if len(self._arrivals) >= 100_000:  # bound memory under a spray of addresses
+                self._forget_idle_arrivals()
+            bucket = self._arrivals[address] = TokenBucket(self.new_per_second, self.new_burst)
+        return bucket.take()
+
+    def _forget_idle_arrivals(self) -> None:
+        """Drop the meters of addresses with no open connection (a fresh one starts full,
+        which such an address would have refilled to by now or soon)."""
+        for address in [a for a in self._arrivals if not self._open[a]]:
+            del self._arrivals[address]
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         address = self._address_of.pop(transport, None)
@@ -284,7 +325,12 @@ def build_server(
     for settings that cannot work. Tests turn off the protocol pings (``ws_ping``)."""
     proxies = check_settings(settings)
     hardening = Hardening(
-        guard=ConnectionGuard(settings.max_connections_per_address, exempt=proxies),
+        guard=ConnectionGuard(
+            settings.max_connections_per_address,
+            exempt=proxies,
+            new_per_second=settings.new_connections_per_address_per_second,
+            new_burst=settings.new_connections_burst_per_address,
+        ),
         request_timeout_seconds=settings.http_request_timeout_seconds,
         max_head_bytes=settings.http_max_head_bytes,
     )

@@ -102,6 +102,12 @@ class Settings:
     # while one address can still hold only a small part of the process's file descriptors.
     # Trusted proxies are exempt.
     max_connections_per_address: int = 256
+    # New connections per address: this many a second on average, up to a burst. A page load
+    # opens a handful; an office behind one NAT a few dozen when everyone arrives at once. A
+    # storm of handshakes beyond it is closed before it is read (the room's socket caps would
+    # refuse them too, but only after reading and answering each one).
+    new_connections_per_address_per_second: float = 20.0
+    new_connections_burst_per_address: int = 100
     # Seconds an idle kept-alive HTTP connection stays open between requests (uvicorn's).
     http_keep_alive_seconds: int = 5
     # The listen backlog: connections the kernel queues before the server accepts them.
