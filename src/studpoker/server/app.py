@@ -210,7 +210,8 @@ _PLACEHOLDER = """<!doctype html>
 <ul>
 <li><a href="/docs">API documentation</a> (OpenAPI at <a href="/openapi.json">/openapi.json</a>)</li>
 <li><a href="/api/tables">Tables</a></li>
-<li>WebSocket: <code>/ws?token=...</code> (see docs/protocol.md)</li>
+<li>WebSocket: <code>/ws</code>, then a first message
+<code>{"type": "auth", "token": ...}</code> (see docs/protocol.md)</li>
 </ul>
 </body></html>
 """
