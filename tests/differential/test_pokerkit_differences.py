@@ -126,6 +126,22 @@ def test_short_all_in_completion_is_completed_to_the_full_bet() -> None:
     assert "ours [\"('cbr', 10)\"" in exc.detail and "PokerKit [\"('cbr', 16)\"" in exc.detail
 
 
+def test_short_all_ins_adding_up_to_half_a_bet_reopen_for_the_bettor() -> None:
+    """O8 flop: bet 10, all-ins to 14 and 16, a call: the bettor faces 6 since his bet, half a
+    bet or more, and may raise to 26 here (§129, R-SHORT-ALL-IN-ADD-UP); PokerKit reopens the
+    betting only for a player facing a full bet (10), so it offers him a call or a fold."""
+    exc = _divergence(
+        code="O8",
+        seed=1,
+        stakes=Stakes(small_blind=5, big_blind=10, small_bet=10, big_bet=20),
+        stacks=[500, 24, 28, 26, 500],
+        script=["cc"] * 5 + ["cbr 10", "cbr 14", "cc", "cbr 16", "cc"],
+    )
+    assert exc.detail.startswith("seat 1:")
+    assert "ours [\"('cbr', 26)\", \"('cc', 16)\", 'f']" in exc.detail
+    assert "PokerKit [\"('cc', 16)\", 'f']" in exc.detail
+
+
 def test_short_big_blind_still_sets_the_full_bet() -> None:
     """A big blind all-in for 6 of 10: the others call 10 and raise to 20 here; PokerKit sizes
     both from the 6 posted (call 6, raise to 16)."""

@@ -1,4 +1,4 @@
-"""No decision when betting is over (docs/rules.md; docs/engine.md).
+"""No decision when betting is over (docs/rules.md, R-NO-DECISION-BETTING-OVER; docs/engine.md).
 
 When at most one player who is not all-in is left and he owes nothing, nobody is asked to act,
 at the start of a round and in its middle alike (heads-up O8: the button calls all-in for no

@@ -183,7 +183,8 @@ async def _play_room(url: str) -> dict[str, int]:
                     options = hand.legal_actions().options
                     raises = [o for o in options if o.kind in ("complete", "raise")]
                     # stud's 3rd street raised to the cap: five bets, which only this table allows
-                    option = raises[0] if raises and hand.street == "third" else rng.choice(options)
+                    staying = [o for o in options if o.kind != "fold"]  # showdowns: hands are shown
+                    option = raises[0] if raises and hand.street == "third" else rng.choice(staying)
                     actor = hand.to_act
                     assert actor is not None
                     hand.apply(actor, Action(kind=option.kind, amount=option.amount))
@@ -270,12 +271,23 @@ def test_export_an_accounts_hands_as_he_saw_them(
     )
     hands = [h for p in sorted(phh_out.iterdir()) for h in load_hands(p)]
     assert len(hands) == 6
-    assert any("??" in " ".join(h.actions) for h in hands)  # what the others folded is theirs
+    assert any("??" in " ".join(h.actions) for h in hands)  # the others' down cards are theirs
+    shown_by_others = 0
     for phh in hands:
         assert phh.players is not None and "carol" in phh.players
         assert phh.extra["time_zone_abbreviation"] == "UTC" and phh.extra["year"] == 2026
         hand = replay(phh, house=_house(phh))  # the cards she never saw are ??: stand-ins
         assert hand.is_over
+        # Her copy (hand_to_phh's seen_by): the others' down cards stay ?? where they were dealt,
+        # also when they are shown at the showdown (then in full in their sm).
+        carol = f"p{phh.players.index('carol') + 1}"
+        for line in phh.actions:
+            words = line.split()
+            if line.startswith("d dh") and words[2] != carol and len(words[3]) == 6:
+                assert words[3].startswith("????"), line
+            if words[0] != carol and words[1:2] == ["sm"] and len(words) == 3:
+                shown_by_others += 1
+    assert shown_by_others  # the rule above was put to the test
 
 
 def test_export_phh_since_a_date(room: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -90,8 +90,27 @@ def test_omaha_side_pots_quartering_and_a_sitting_out_player() -> None:
 def test_the_stud_community_card() -> None:
     replayed = _hand("stud_community_card.txt", "3001")
     assert [str(c) for c in replayed.hand.board] == ["5s"]
-    assert "d db 5s" in replayed.imported.phh.actions
-    assert not [a for a in replayed.imported.phh.actions if a.startswith("d dh") and "?" in a]
+    actions = replayed.imported.phh.actions
+    assert "d db 5s" in actions
+    # Cal's copy: the others' down cards are ?? where they were dealt and come with their shows
+    # (the community card apart); every card was shown, so the replay needs no stand-in.
+    assert "d dh p1 ????2c" in actions and "p1 sm AhKh2c9d4hJc" in actions
+    assert "d dh p3 KdQs6d" in actions
+    assert not replayed.hand.unknown_cards
+
+
+def test_a_hand_shown_in_the_summary_only_is_written_as_its_show() -> None:
+    """Alice's show line left out: her cards, given only by the summary, are her ``sm`` (her deal
+    keeps ``??``), so the showdown still has them."""
+    text = HAND_1001.replace("Alice: shows [As 7d 7c 7h Qd 9s 2h] (three of a kind, Sevens)\n", "")
+    (replayed,) = list(import_text(text, source="summary.txt"))
+    assert isinstance(replayed, ReplayedHand), replayed
+    actions = replayed.imported.phh.actions
+    assert "d dh p1 ????7c" in actions and actions[-1] == "p1 sm As7d7c7hQd9s2h"
+    summary = "Seat 2: Alice showed [As 7d 7c 7h Qd 9s 2h] and lost with three of a kind, Sevens"
+    assert replayed.imported.line_of(len(actions)) == _line_of(text, summary)
+    whole = _hand("stud_allin_sidepots.txt", "1001")
+    assert replayed.settlement.finishing_stacks == whole.settlement.finishing_stacks
 
 
 def test_uncalled_bets_come_back() -> None:
@@ -267,7 +286,8 @@ def test_a_collection_the_replay_does_not_award() -> None:
         ("Dealt to Bob [3h 3c 3d]", "Dealt to Bob [3h 3c 3x]", "Dealt to Bob [3h 3c 3x]", "bad cards"),
         ("Bob: shows [3h 3c 3d Jc 6h Tc 3s]", "Bob: shows [3h 3c 3d Jc 6h Tc 2c]",
          "Bob: shows [3h 3c 3d Jc 6h Tc 2c] (four of a kind, Threes)", "is 3s earlier in the hand, not 2c"),
-        ("[As 7d", "[3s 7d", "*** RIVER ***", "card 3s is dealt twice"),  # Bob's 3s, dealt on the river
+        ("[As 7d", "[3s 7d", "Alice: shows [3s 7d 7c 7h Qd 9s 2h] (three of a kind, Sevens)",
+         "card 3s is dealt twice"),  # Bob's 3s (dealt on the river) in Alice's show
         ("Alice: posts the ante 2", "Alice: posts the ante 1", "Alice: posts the ante 1",
          "posts an ante of 100, the others 200"),
         ("*** 5th STREET ***", "*** 6th STREET ***", "*** 6th STREET ***", "out of order"),

@@ -14,7 +14,6 @@ from studpoker.engine import ActionKind, Hand
 from studpoker.engine.events import EventKind
 from studpoker.games import Stakes
 from studpoker.history.phh import PhhHand, hand_to_phh
-from studpoker.history.phh_view import seen_by
 from studpoker.history.pokerstars import Tournament, pokerstars_history
 from studpoker.history.pokerstars_check import ReplayedHand, import_file, import_text
 from studpoker.history.pokerstars_phh import ImportedHand
@@ -77,7 +76,8 @@ def _seen_from_each_seat(code: str, seeds: range) -> None:
         text = pokerstars_history(hand, players=names, hand_id=seed, viewer=viewer)
         converted = _one(text, check=False)
         assert isinstance(converted, ImportedHand)
-        assert _play(converted.phh.actions) == _play(seen_by(full, hand, viewer).actions)
+        seat_copy = hand_to_phh(hand, players=names, seen_by=viewer)
+        assert _play(converted.phh.actions) == _play(seat_copy.actions)
         replayed = _one(text)  # replayed with stand-ins for the cards the seat never saw
         assert isinstance(replayed, ReplayedHand)
         assert replayed.settlement.finishing_stacks == full.finishing_stacks

@@ -54,6 +54,7 @@ def test_unknown_cards_stay_unknown_in_the_replay_and_its_histories(path: Path) 
     house = HouseRules.pokerkit_compat(phh.game_code)
     hand = replay(phh, house=house)
     unknown_players = {int(a.split()[2][1:]) for a in phh.actions if a.startswith("d dh") and "??" in a}
+    assert len(hand.unknown_cards) == sum(a.count("??") for a in phh.actions if a.startswith("d dh"))
     for player in unknown_players:
         seat = player  # the WSOP files have seats 1..n in player order
         deals = [e for e in hand.events if e.kind is EventKind.DEAL and e.seat == seat]
@@ -114,6 +115,17 @@ def test_a_showdown_that_needs_an_unknown_card_is_an_error(show: str, action: in
         replay(phh)
     assert info.value.action == action
     assert str(info.value).startswith(f"needs.phh: action {action}: {reason}")
+
+
+def test_a_show_of_a_card_dealt_to_another_player_is_an_error() -> None:
+    """p2's down cards are ?? where they were dealt; his show names p1's 2c: the card would be
+    dealt twice (before, the show was silently not used and the replay failed at the show)."""
+    text = dump_hand(_kings_showing(), seen_by=1)
+    assert '"d dh p1 2c3d4h"' in text
+    (phh,) = loads(text.replace('"p2 sm AdAcKsKh2d3cAs"', '"p2 sm 2cAcKsKh2d3cAs"'), source="twice.phh")
+    with pytest.raises(PhhError) as info:
+        replay(phh)
+    assert str(info.value) == "twice.phh: action 22: card 2c is dealt twice (first in action 1)"
 
 
 def test_a_pot_that_only_unknown_mucked_hands_contest_is_an_error() -> None:

@@ -109,8 +109,7 @@ async def _hand_ids(
 def _write_hand(record: HandRecord, table: TableRecord, fmt: str, account_id: int | None) -> str:
     """The exported text of one stored hand; raises ``ValueError`` when it cannot be written."""
     from studpoker.games import get_game
-    from studpoker.history.phh import finishing_stacks, hand_to_phh, loads, replay
-    from studpoker.history.phh_view import seen_by
+    from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay
     from studpoker.history.pokerstars import pokerstars_history
 
     if not record.phh:
@@ -139,8 +138,14 @@ def _write_hand(record: HandRecord, table: TableRecord, fmt: str, account_id: in
             reveal=viewer is None,
             seat_count=table.config.max_seats,
         )
-    full = hand_to_phh(hand, players=names, hand_id=record.id, table=table.name, time=record.started_at)
-    return (full if viewer is None else seen_by(full, hand, viewer)).dumps()
+    return hand_to_phh(
+        hand,
+        players=names,
+        hand_id=record.id,
+        table=table.name,
+        time=record.started_at,
+        seen_by=EVERY_CARD if viewer is None else viewer,
+    ).dumps()
 
 
 async def _export(

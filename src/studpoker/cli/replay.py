@@ -139,7 +139,7 @@ def _replay_pokerstars(name: str, args: argparse.Namespace) -> int:
         phh = outcome.imported.phh
         if args.text:  # every card, unless some were never seen: the replay's stand-ins stay hidden
             seats = phh.seats or []
-            known = "??" not in " ".join(phh.actions)
+            known = not outcome.hand.unknown_cards  # a ?? that a show fills is known
             print(text_history(outcome.hand, reveal=known, players=_names(phh, seats), hand_id=_hand_id(phh)))
             continue
         line = {"file": phh.source, "variant": phh.variant, **_net(outcome.settlement)}

@@ -19,6 +19,11 @@ class ActionKind(StrEnum):
 
 AGGRESSIVE = frozenset({ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE})
 
+# The kinds as module names, for the hot paths of the betting round (betting.py, options.py):
+# a global look-up is cheaper than the enum's attribute.
+FOLD, CHECK, CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+BRING_IN, COMPLETE, BET, RAISE = ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Action:

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from studpoker.engine.actions import Action, ActionKind, IllegalActionError, LegalActions, LegalOption
+from studpoker.engine.actions import (
+    BRING_IN,
+    CALL,
+    CHECK,
+    COMPLETE,
+    FOLD,
+    Action,
+    ActionKind,
+    IllegalActionError,
+    LegalActions,
+    LegalOption,
+)
 from studpoker.engine.events import Event, EventKind, EventLog, RawEvent
 from studpoker.engine.options import (
     LEGAL,
@@ -24,15 +35,8 @@ from studpoker.engine.options import (
 )
 from studpoker.games import Game, HouseRules, Stakes
 
-_FOLD = ActionKind.FOLD
-_CHECK = ActionKind.CHECK
-_CALL = ActionKind.CALL
-_BRING_IN = ActionKind.BRING_IN
-_COMPLETE = ActionKind.COMPLETE
-_BET = ActionKind.BET
-_RAISE = ActionKind.RAISE
 _E_ACTION = EventKind.ACTION
-_AMOUNT_OPTIONAL = (_FOLD, _CHECK, _CALL, _BRING_IN)
+_AMOUNT_OPTIONAL = (FOLD, CHECK, CALL, BRING_IN)
 
 
 class Betting:
@@ -279,7 +283,7 @@ class Betting:
         if timeout is not None:
             self._log_event(EventKind.TIMEOUT, seat=seat, detail=timeout)
         bets = self._bet
-        if kind is _FOLD:
+        if kind is FOLD:
             self._folded[i] = self._cannot_act[i] = True
             self._live -= 1
             self._log.append((_E_ACTION, None, seat, None, None, amount, kind, False, None, None))
@@ -299,34 +303,29 @@ class Betting:
                     all_in = self._allin[i] = self._cannot_act[i] = True
             self._acted[i] = True
             self._log.append((_E_ACTION, None, seat, None, None, amount, kind, all_in, None, None))
-            if kind is _BRING_IN:
+            if kind is BRING_IN:
                 self._bring_in_due = False
                 bring_in = self.stakes.bring_in
                 self._cur = bring_in if amount < bring_in else amount
-            elif kind is not _CALL and kind is not _CHECK:
+            elif kind is not CALL and kind is not CHECK:
                 self._aggress(i, kind, amount)
-        # Pass the turn clockwise (as _advance does; inlined: this runs after every action).
-        cur = self._cur
-        cannot_act, acted = self._cannot_act, self._acted
-        for j in self._after[i]:
-            if not cannot_act[j]:
-                if bets[j] < cur:
-                    self._to_act = j
-                    return
-                if not acted[j]:
-                    if cannot_act.count(False) > 1:
-                        self._to_act = j
-                        return
-                    break  # the only player with chips owes nothing: no decision (see _advance)
-        self._advance_to_self_or_end(i)
+        self._advance(i)
 
     def _aggress(self, i: int, kind: ActionKind, amount: int) -> None:
-        """A completion, bet or raise to ``amount``: a full one (or half of one) reopens."""
+        """A completion, bet or raise to ``amount`` (docs/rules.md, R-SHORT-ALL-IN-ADD-UP).
+
+        The level (``_full``) is the last full bet or raise, or all-in of half of one or more
+        over the level before it: reaching it counts toward the cap and sizes the next raise.
+        Reopening is per player: one who already acted may raise again only when what he faces
+        since his own last action is at least half of the bet or raise due now (several short
+        all-ins add up that way). A full one always reopens for everyone: nobody who acted can
+        face less than half of it, as no short all-in left the bet half a bet over the level.
+        """
         self._bring_in_due = False
         self._aggressor = i
         base = self._full
         stakes = self.stakes
-        if kind is _COMPLETE:
+        if kind is COMPLETE:
             target = stakes.small_bet
         elif not self._double:
             target = base + self._unit
@@ -334,16 +333,25 @@ class Betting:
             target = base + stakes.big_bet
         else:
             target = base + stakes.small_bet
-        if amount >= target or 2 * (amount - base) >= target - base:
-            # A full bet or raise (or an all-in of at least half of one): reopens, counts.
+        acted = self._acted
+        if amount >= target:  # a full bet or raise: counts, reopens for everyone
             self._full = amount
             self._bets += 1
             if self._double and amount - base >= stakes.big_bet:
                 self._big_locked = True
-            acted = self._acted
             acted[:] = self._nobody
             acted[i] = True
             self._set_offer()
+        else:  # an all-in for less (rare): judged against the level and each player's own bet
+            step = target - base  # the full bet or raise due now; half of it reopens
+            if 2 * (amount - base) >= step:  # half a bet or more over the level: counts
+                self._full = amount
+                self._bets += 1
+                self._set_offer()
+            bets = self._bet
+            for j in self._after[i]:
+                if acted[j] and 2 * (amount - bets[j]) >= step:
+                    acted[j] = False
         self._cur = amount
 
     def _advance(self, i: int) -> None:
@@ -351,7 +359,7 @@ class Betting:
 
         A player who has not acted yet but owes nothing (the big blind) has a decision only while
         somebody else may still bet: when he is the only player left with chips, the round is
-        over (docs/rules.md: no decision when betting is over; e.g. heads-up O8, the button calls
+        over (docs/rules.md, R-NO-DECISION-BETTING-OVER; e.g. heads-up O8, the button calls
         all-in for no more than the big blind).
         """
         cur = self._cur
@@ -391,7 +399,7 @@ class Betting:
         options = self._options()
         if self._bring_in_due:
             self._do(options[0], "bring_in")
-        elif options[0].kind is _CHECK:
+        elif options[0].kind is CHECK:
             self._do(options[0], "check")
         elif protection_allowed and self._put[i] > 0:
             self._legal = None

@@ -7,21 +7,23 @@ betting round works out that key and looks the options up here instead of buildi
 
 from __future__ import annotations
 
-from studpoker.engine.actions import ActionKind, LegalActions, LegalOption
-
-_FOLD = ActionKind.FOLD
-_CHECK = ActionKind.CHECK
-_CALL = ActionKind.CALL
-_BRING_IN = ActionKind.BRING_IN
-_COMPLETE = ActionKind.COMPLETE
-_BET = ActionKind.BET
-_RAISE = ActionKind.RAISE
+from studpoker.engine.actions import (
+    BET,
+    BRING_IN,
+    CALL,
+    CHECK,
+    COMPLETE,
+    FOLD,
+    RAISE,
+    LegalActions,
+    LegalOption,
+)
 
 # Legal options are immutable and depend only on a few amounts: the whole option tuple is
 # interned under that key (see ``Betting._work_out_legal``), built once, and shared by every hand,
 # with one ``LegalActions`` view per seat number made on first use.
 NO_RAISE, RAISE_COMPLETE, RAISE_BET, RAISE_RAISE = 0, 1, 2, 3
-_RAISE_KINDS = (None, _COMPLETE, _BET, _RAISE)
+_RAISE_KINDS = (None, COMPLETE, BET, RAISE)
 Offer = tuple[int, int, int]  # (raise kind, first target, second target): see Betting._set_offer
 NO_OFFER: Offer = (NO_RAISE, 0, 0)
 OptionKey = tuple[int, int, int, int, int, int]
@@ -68,19 +70,19 @@ def _build_options(key: OptionKey) -> tuple[LegalOption, ...]:
     options: list[LegalOption] = []
     if cur < 0:  # the bring-in is due: post it (all-in when short) or complete
         if not covers and most <= first:
-            return (LegalOption(kind=_BRING_IN, amount=most, all_in=True),)
-        options.append(LegalOption(kind=_BRING_IN, amount=first))
+            return (LegalOption(kind=BRING_IN, amount=most, all_in=True),)
+        options.append(LegalOption(kind=BRING_IN, amount=first))
         short = not covers and most <= second
-        options.append(LegalOption(kind=_COMPLETE, amount=most if short else second, all_in=short))
+        options.append(LegalOption(kind=COMPLETE, amount=most if short else second, all_in=short))
         return tuple(options)
     if cur > bet:
-        options.append(LegalOption(kind=_FOLD, amount=bet))
+        options.append(LegalOption(kind=FOLD, amount=bet))
         if not covers and most <= cur:
-            options.append(LegalOption(kind=_CALL, amount=most, all_in=True))
+            options.append(LegalOption(kind=CALL, amount=most, all_in=True))
         else:
-            options.append(LegalOption(kind=_CALL, amount=cur))
+            options.append(LegalOption(kind=CALL, amount=cur))
     else:
-        options.append(LegalOption(kind=_CHECK, amount=bet))
+        options.append(LegalOption(kind=CHECK, amount=bet))
     kind = _RAISE_KINDS[raise_kind]
     if kind is not None:
         for target in (first, second) if second else (first,):

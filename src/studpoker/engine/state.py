@@ -125,19 +125,11 @@ class Hand(Betting):
         self._log_event = self._eventlog.add
         self._street = -1
         self._to_act: int | None = None
-        self._cur = 0
-        self._full = 0
-        self._bets = 0
-        self._uncapped = False
-        self._double = False
-        self._big_locked = False
-        self._bring_in_due = False
-        self._aggressor: int | None = None
+        self._clear_round()
         self._offer = (0, 0, 0)
         self._final_aggressor: int | None = None
         self._leader: int | None = None
         self._bring_in_player: int | None = None
-        self._legal = None
         self._result: HandResult | None = None
         self._result_of: Callable[[], HandResult] | None = None  # set when the hand ends
         self._unit = stakes.small_bet
@@ -241,6 +233,12 @@ class Hand(Betting):
 
     # ----------------------------------------------------------------- replaying histories
 
+    @property
+    def unknown_cards(self) -> frozenset[Card]:
+        """The stand-ins of a replayed history's unknown cards (see :meth:`forget_cards`); empty
+        when every card of the hand is known."""
+        return self._unknown_cards
+
     def forget_cards(self, cards: Collection[Card]) -> None:
         """Replaying a history with unknown cards (PHH ``??``), dealt as stand-ins: from now on
         the events and the views carry ``None`` for them, as for a card a seat may not see, so
@@ -341,6 +339,18 @@ class Hand(Betting):
 
     # ----------------------------------------------------------------- betting rounds
 
+    def _clear_round(self) -> None:
+        """The betting round's amounts and flags before anybody bets (a hand's start, each street)."""
+        self._cur = 0
+        self._full = 0
+        self._bets = 0
+        self._aggressor = None
+        self._uncapped = False
+        self._double = False
+        self._big_locked = False
+        self._bring_in_due = False
+        self._legal = None
+
     def _begin_round(self, k: int) -> bool:
         """Set up the betting round of street ``k``; False when there is nobody to bet against."""
         n = self._n
@@ -349,17 +359,10 @@ class Hand(Betting):
         self._unit = stakes.big_bet if street.big_bet else stakes.small_bet
         self._bet[:] = self._zeros
         self._acted[:] = self._nobody
-        self._cur = 0
-        self._full = 0
-        self._bets = 0
-        self._aggressor = None
-        self._big_locked = False
-        self._bring_in_due = False
-        self._legal = None
+        self._clear_round()
         folded, cannot_act = self._folded, self._cannot_act
         active = cannot_act.count(False)
         self._uncapped = self.house.heads_up_uncapped and active == 2
-        self._double = False
         if self._stud and k == 1 and self.house.fourth_street_double_bet:
             up = self._up
             for i in range(n):

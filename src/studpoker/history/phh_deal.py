@@ -15,7 +15,7 @@ forgets it afterwards. A stand-in must not decide anything:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from studpoker.cards import Card
@@ -65,7 +65,7 @@ def plan_deal(phh: PhhHand, actions: Sequence[PhhAction], *, house: HouseRules |
     hole: list[list[Card | None]] = [[] for _ in range(n)]
     dealt_by: list[list[int]] = [[] for _ in range(n)]  # the action that dealt each card
     board: list[Card] = []
-    shows: list[list[tuple[Card | None, ...]]] = [[] for _ in range(n)]
+    shows: list[list[tuple[int, tuple[Card | None, ...]]]] = [[] for _ in range(n)]  # (action, cards)
     seen: dict[int, int] = {}
 
     def fail(reason: str, number: int | None = None) -> PhhError:
@@ -91,11 +91,11 @@ def plan_deal(phh: PhhHand, actions: Sequence[PhhAction], *, house: HouseRules |
             hole[act.player].extend(act.cards)
             dealt_by[act.player].extend([act.number] * len(act.cards))
         elif act.verb == "sm" and act.cards and act.player is not None and act.player < n:
-            shows[act.player].append(act.cards)
+            shows[act.player].append((act.number, act.cards))
 
     for player in range(n):
         if None in hole[player]:
-            _fill_from_shows(hole[player], shows[player], seen)
+            _fill_from_shows(hole[player], shows[player], seen, fail)
 
     bring_in_player = _first_actor(actions) if stud else None
     unknown: dict[int, list[Card]] = {}
@@ -150,19 +150,27 @@ def plan_deal(phh: PhhHand, actions: Sequence[PhhAction], *, house: HouseRules |
 
 
 def _fill_from_shows(
-    cards: list[Card | None], shows: list[tuple[Card | None, ...]], seen: dict[int, int]
+    cards: list[Card | None],
+    shows: list[tuple[int, tuple[Card | None, ...]]],
+    seen: dict[int, int],
+    fail: Callable[[str, int | None], PhhError],
 ) -> None:
     """Put the cards a player shows later in place of his unknown ones: by position when the
     show lists his cards in dealing order (as PokerKit and studpoker write it), else the shown
-    cards he was not dealt as known go to his unknown positions in order."""
-    for shown in shows:
+    cards he was not dealt as known go to his unknown positions in order. A shown card that the
+    file gives another player (dealt, or shown before) is an error: no card is dealt twice."""
+    for number, shown in shows:
+        own = set(cards)
+        for card in shown:
+            if card is not None and card not in own and int(card) in seen:
+                raise fail(f"card {card} is dealt twice (first in action {seen[int(card)]})", number)
         if len(shown) <= len(cards) and all(
             s is None or c is None or s == c for s, c in zip(shown, cards, strict=False)
         ):
             for position, card in enumerate(shown):
-                if card is not None and cards[position] is None and int(card) not in seen:
+                if card is not None and cards[position] is None:
                     cards[position] = card
-                    seen[int(card)] = -1
+                    seen[int(card)] = number
             continue
         known = set(cards)
         extra = [c for c in shown if c is not None and c not in known and int(c) not in seen]
@@ -170,7 +178,7 @@ def _fill_from_shows(
             if card is None and extra:
                 new = extra.pop(0)
                 cards[position] = new
-                seen[int(new)] = -1
+                seen[int(new)] = number
 
 
 def _first_actor(actions: Sequence[PhhAction]) -> int | None:

@@ -105,12 +105,14 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class SummarySeat:
-    """A summary seat line: the amounts it says the player won, the cards it shows."""
+    """A summary seat line: the amounts it says the player won, the cards it shows (``mucked``:
+    the cards of a hand it says he mucked)."""
 
     line: int
     name: str
     won: tuple[int, ...]
     cards: tuple[Card, ...] | None
+    mucked: bool = False
 
 
 @dataclass(slots=True)
@@ -527,6 +529,7 @@ def _summary_line(reader: _Lines, line: int, text: str) -> None:
         name=seated.name,
         won=tuple(reader.amount(line, w) for w in won),
         cards=reader.cards(line, shown) if shown else None,
+        mucked=groups["showed"] is None,
     )
 
 

@@ -1,8 +1,11 @@
 """A PokerStars hand (as :mod:`~studpoker.history.pokerstars_import` reads it) as a PHH record.
 
 The players are the seats that take part (a seated player with no line at all sat out); the
-stakes come from the header and the forced bets; every card the file shows is put where it was
-dealt (a card shown at the showdown is written in the deal), and a card nobody saw is ``??``.
+stakes come from the header and the forced bets. A deal writes the cards the file gives on that
+street's ``Dealt to`` lines and ``??`` for the others; a card the reader saw only later (turned up
+for an all-in run-out, shown at the showdown) stays ``??`` in the deal and is written where it is
+shown (``sm``), the convention of a seat's copy (``hand_to_phh(hand, seen_by=SEAT)``) and of
+PokerKit's WSOP files. Every card the file gives must agree with the others.
 The amounts the file states are kept beside the record, with the line each came from, so that
 :mod:`~studpoker.history.pokerstars_check` can hold them against the replay.
 
@@ -82,7 +85,8 @@ class _Converter:
     stud: bool
     order: list[str]  # player names in PHH order
     seat_of: dict[str, int]
-    slots: dict[str, list[Card | None]] = field(default_factory=dict)
+    slots: dict[str, list[Card | None]] = field(default_factory=dict)  # every card the file gives
+    at_deal: dict[str, list[Card | None]] = field(default_factory=dict)  # those given when dealt
     actions: list[str | _Deal] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
@@ -110,7 +114,8 @@ class _Converter:
         self.lines.append(line)
 
     # ------------------------------------------------------------------ cards
-    def place(self, name: str, index: int, card: Card, line: int) -> None:
+    def place(self, name: str, index: int, card: Card, line: int, *, dealt: bool = False) -> None:
+        """Card ``index`` of ``name`` is ``card``; ``dealt``: the file gives it as it is dealt."""
         slots = self.slots[name]
         if index >= len(slots):
             raise self.fail(line, f"{name} is given more cards than the game deals")
@@ -119,6 +124,8 @@ class _Converter:
                 line, f"{name}'s card {index + 1} is {slots[index]} earlier in the hand, not {card}"
             )
         slots[index] = card
+        if dealt:
+            self.at_deal[name][index] = card
 
     def dealt(self, e: Entry) -> None:
         name = e.player
@@ -129,7 +136,7 @@ class _Converter:
             if self.street != "preflop" or len(e.cards) != 4 or e.old is not None:
                 raise self.fail(e.line, "Omaha deals four hole cards, once, after '*** HOLE CARDS ***'")
             for i, card in enumerate(e.cards):
-                self.place(name, i, card, e.line)
+                self.place(name, i, card, e.line, dealt=True)
             return
         k = _STUD_ORDER.index(self.street or "third") + 2  # index of this street's card
         if self.street == "third":
@@ -137,11 +144,11 @@ class _Converter:
                 raise self.fail(e.line, "3rd street deals three cards (the up card alone for an opponent)")
             start = 3 - len(e.cards)
             for i, card in enumerate(e.cards):
-                self.place(name, start + i, card, e.line)
+                self.place(name, start + i, card, e.line, dealt=True)
             return
         if len(e.cards) != 1:
             raise self.fail(e.line, "a stud street deals one card")
-        self.place(name, k, e.cards[0], e.line)
+        self.place(name, k, e.cards[0], e.line, dealt=True)
         if e.old:
             ups = k - 2
             if len(e.old) == k:  # the player's own cards: all of them
@@ -160,6 +167,12 @@ class _Converter:
             raise self.fail(line, f"{name} shows {len(own)} cards of his own, not the {count} he holds")
         for i, card in enumerate(own):
             self.place(name, i, card, line)
+
+    def show(self, name: str, cards: Sequence[Card], line: int) -> None:
+        """``name`` shows ``cards``: checked against his others, written as his ``sm``."""
+        self.shown(name, cards, line)
+        own = "".join(str(c) for c in cards if c not in self.community)
+        self.emit(f"{self.label(name)} sm {own}", line)
 
     # ------------------------------------------------------------------ streets
     def street_starts(self, e: Entry) -> None:
@@ -285,9 +298,7 @@ class _Converter:
             self.collected_line.setdefault(e.player, e.line)
         elif kind == "show":
             assert e.player is not None
-            self.shown(e.player, e.cards, e.line)
-            own = "".join(str(c) for c in e.cards if c not in self.community)
-            self.emit(f"{self.label(e.player)} sm {own}", e.line)
+            self.show(e.player, e.cards, e.line)
         elif kind == "muck":
             assert e.player is not None
             self.emit(f"{self.label(e.player)} sm", e.line)
@@ -304,7 +315,7 @@ class _Converter:
             indices = range(_STUD_ORDER.index(action.street) + 2, _STUD_ORDER.index(action.street) + 3)
         out = []
         for name in action.players:
-            cards = self.slots[name]
+            cards = self.at_deal[name]
             text = "".join("??" if cards[i] is None else str(cards[i]) for i in indices)
             out.append(f"d dh {self.label(name)} {text}")
         return out
@@ -438,6 +449,7 @@ def to_phh(hand: ParsedHand) -> ImportedHand:
     size = 7 if game.is_stud else 4
     conv = _Converter(hand=hand, stud=game.is_stud, order=order, seat_of=seat_of)
     conv.slots = {name: [None] * size for name in order}
+    conv.at_deal = {name: [None] * size for name in order}
     conv.put = dict.fromkeys(order, 0)
     conv.round_bet = dict.fromkeys(order, 0)
     for e in hand.entries:
@@ -446,9 +458,13 @@ def to_phh(hand: ParsedHand) -> ImportedHand:
         conv.entry(e)
     if conv.street is None:
         raise hand.error("the hand deals no cards (no street marker)", hand.first_line)
+    shown_down = {e.player for e in hand.entries if e.kind in ("show", "muck")}
     for name, summary in hand.summary_seats.items():
         if summary.cards and name in seat_of and len(summary.cards) > 1:
-            conv.shown(name, summary.cards, summary.line)
+            if name in shown_down or summary.mucked:
+                conv.shown(name, summary.cards, summary.line)
+            else:  # shown in the summary only: his show is written there
+                conv.show(name, summary.cards, summary.line)
     n = len(order)
     ante = _ante(hand, conv)  # the forced bets first: their errors point at their own lines
     stud_stakes = _stud_stakes(hand, conv) if game.is_stud else None
