@@ -11,6 +11,7 @@ import os
 import re
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,14 @@ import pytest
 import websockets
 from sqlalchemy import text
 
-from studpoker.cards import format_cards, parse_cards, verify
+from studpoker.fairness import Opening, verify_opening
+from studpoker.history.phh import loads, replay
 from studpoker.server.bots import start_bots
 from tests.server.conftest import Client, Harness, make_settings, passive_choice, running_server
+from tests.server.test_lobby import guest
 
 CARD_RE = re.compile(r"^[2-9TJQKA][cdhs]$")
+TEXT_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 
 
 async def two_players(harness: Harness) -> tuple[int, Client, Client]:
@@ -188,7 +192,10 @@ async def test_hand_in_progress_hides_the_deck_from_its_players(tmp_path: Path) 
         )
         assert response.status_code == 200, response.text
         body = response.json()
-        assert body["status"] == "in_progress" and body["deck_order"] is None and body["salt"] is None
+        assert body["status"] == "in_progress" and "deck_order" not in body and "salt" not in body
+        # During the hand its record has no history and no openings (those come over the socket).
+        assert body["phh"] is None and body["text"] is None and body["openings"] == []
+        assert card_strings(body) == [] and body["deck_root"] == body["commitment"]
 
 
 async def test_names_with_markup_or_sql(harness: Harness) -> None:
@@ -265,8 +272,8 @@ def leaks(message: dict[str, Any], own_seat: int | None, exposed: set[str]) -> l
     down cards dealt after that go to everyone, without a visibility.
     """
     kind = message["type"]
-    if kind == "hand_finished":
-        return []
+    if kind in ("hand_finished", "cards_opened"):
+        return []  # their cards are checked against what the viewer was shown (``inspect``)
     if kind == "event":
         event = message["event"]
         what = event.get("kind")
@@ -293,94 +300,236 @@ def leaks(message: dict[str, Any], own_seat: int | None, exposed: set[str]) -> l
     return card_strings(message)
 
 
-async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 3) -> dict[str, Any]:
+@dataclass
+class Spy:
+    """One spying persona: its socket (a new one after each reconnection), its seat, what it was
+    legitimately shown per hand, and the hands it followed whole on one socket."""
+
+    name: str
+    role: str  # "opponent", "folder", "reconnecting", "watcher", "guest"
+    table_id: int
+    client: Client
+    seat: int | None = None
+    token: str | None = None
+    sockets: list[Client] = field(default_factory=list)
+    seen: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    roots: dict[str, str] = field(default_factory=dict)
+    started_on: dict[str, int] = field(default_factory=dict)
+    whole: set[str] = field(default_factory=set)
+    exposed: set[str] = field(default_factory=set)
+    read: int = 0  # how much of ``client.log`` was inspected
+
+    def new_messages(self) -> list[dict[str, Any]]:
+        """Everything the socket received since the last call (from its log: the request
+        helper takes its answers off the queue, the log keeps every message)."""
+        self.client.drain()  # (not read: the queue only holds what the log has)
+        messages = self.client.log[self.read :]
+        self.read += len(messages)
+        return messages
+
+
+def fold_first(options: list[dict[str, Any]]) -> dict[str, Any]:
+    return next((o for o in options if o["kind"] == "fold"), None) or passive_choice(options)
+
+
+def phh_cards(phh: str) -> set[str]:
+    """Every card a PHH names (dealt, shown, the board); ``??`` (unknown) is none."""
+    cards: set[str] = set()
+    for run in re.findall(r'"(?:d dh p\d+|p\d+ sm|d db) ([^"\s]+)"', phh):
+        cards.update(c for c in (run[k : k + 2] for k in range(0, len(run), 2)) if CARD_RE.match(c))
+    return cards
+
+
+def check_openings(
+    spy: Spy, hand_id: str, openings: list[dict[str, Any]], allowed: set[str], where: str
+) -> list[str]:
+    bad: list[str] = []
+    root = spy.roots.get(hand_id)
+    for opening in openings:
+        if opening["card"] not in allowed:
+            bad.append(f"{spy.name}: {where} opened {opening['card']} it was not shown in {hand_id}")
+        if root is not None and not verify_opening(root, Opening.from_json(opening)):
+            bad.append(f"{spy.name}: an opening of {hand_id} does not verify against its deck root")
+    return bad
+
+
+def inspect(spy: Spy, message: dict[str, Any]) -> list[str]:
+    """The violations in one message to ``spy``; what it may see is added to ``spy.seen``."""
+    hand_id = str(message.get("hand_id"))  # "None" for messages of no hand
+    kind = message["type"]
+    bad = [
+        f"{spy.name}: {cards} in {json.dumps(message)[:300]}"
+        for cards in [leaks(message, spy.seat, spy.exposed)]
+        if cards
+    ]
+    if kind == "hand_started":
+        spy.roots[hand_id] = message["deck_root"]
+        spy.started_on[hand_id] = len(spy.sockets)
+        if message["commitment"] != message["deck_root"]:
+            bad.append(f"{spy.name}: hand_started commitment is not the deck root")
+    elif kind == "event" and message.get("hand_id") is not None and not bad:
+        spy.seen[hand_id].update(card_strings(message["event"]))
+    elif kind == "table_state" and message.get("hand_id") is not None:
+        if message.get("deck_root"):
+            spy.roots[hand_id] = message["deck_root"]
+        if not bad:
+            spy.seen[hand_id].update(card_strings(message.get("hand")))
+        bad += check_openings(spy, hand_id, message.get("openings") or [], spy.seen[hand_id], "table_state")
+    elif kind == "cards_opened":
+        bad += check_openings(spy, hand_id, message["openings"], spy.seen[hand_id], "cards_opened")
+    elif kind == "hand_finished":
+        if "deck_order" in message or "salt" in message:
+            bad.append(f"{spy.name}: hand_finished of {hand_id} carries the deck")
+        extra = set(card_strings(message)) - spy.seen[hand_id]
+        if extra:
+            bad.append(f"{spy.name}: hand_finished of {hand_id} shows {sorted(extra)}")
+        if spy.started_on.get(hand_id) == len(spy.sockets):
+            spy.whole.add(hand_id)
+    return bad
+
+
+async def reconnect(harness: Harness, spy: Spy) -> None:
+    """Drop the socket and come back with a new one (the same session), as after a lost line."""
+    assert spy.token is not None
+    await spy.client.close()
+    spy.client = await harness.connect(spy.token, spy.name)
+    spy.sockets.append(spy.client)
+    spy.read = 0
+    answer = await spy.client.request(type="join_table", table_id=spy.table_id)
+    assert answer["type"] == "ack", answer
+
+
+async def rest_violations(harness: Harness, spy: Spy, most: int) -> tuple[list[str], int]:
+    """What the spy's REST calls give away: its hand list and up to ``most`` of its hands."""
+    headers = {"Authorization": f"Bearer {spy.token}"}
+    listed = (await harness.http.get("/api/hands?limit=200", headers=headers)).json()
+    bad = [f"{spy.name}: cards in its hand list" for _ in [0] if card_strings(listed)]
+    checked = 0
+    for summary in listed:
+        hand_id = summary["id"]
+        if hand_id not in spy.whole or checked >= most:
+            continue
+        body = (await harness.http.get(f"/api/hands/{hand_id}", headers=headers)).json()
+        checked += 1
+        seen = spy.seen[hand_id]
+        shown = (
+            card_strings(body) + sorted(phh_cards(body["phh"] or "")) + TEXT_CARD.findall(body["text"] or "")
+        )
+        extra = set(shown) - seen
+        if extra or "deck_order" in body or "salt" in body:
+            bad.append(f"{spy.name}: hand {hand_id} over REST shows {sorted(extra)}")
+        bad += check_openings(spy, hand_id, body["openings"], seen, "REST")
+        if body["phh"]:
+            replay(loads(body["phh"])[0])  # his copy replays
+    return bad, checked
+
+
+async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 2) -> dict[str, Any]:
     settings = make_settings(tmp_path, bot_delay=(0.0, 0.0), think_seconds=20.0, countdown_seconds=20.0)
     async with running_server(settings) as harness:
         table_ids = []
         for i in range(tables):
-            game = ("7S", "RZ", "7S8", "O8")[i % 4]
+            game = ("7S", "O8", "7S8", "RZ")[i % 4]
             table_ids.append((await harness.add_table(game)).table_id)
-        await start_bots(harness.room, 4, table_ids=table_ids, seed=7)
-        spies: list[tuple[Client, int | None, int]] = []
+        await start_bots(harness.room, 2, table_ids=table_ids, seed=7)
+        spies: list[Spy] = []
         for i, table_id in enumerate(table_ids):
-            player = await harness.player(f"spy{i}")
             actor = harness.room.actors[table_id]
-            free = min(set(range(1, actor.config.max_seats + 1)) - set(actor.seats))
-            await harness.seat(player, table_id, free, 4000)
+            for role in ("opponent", "folder", "reconnecting"):
+                name = f"{role[:6]}{i}"
+                token = await harness.register(name)
+                client = await harness.connect(token, name)
+                # Watching first: the snapshot shows the up cards of a hand already being dealt.
+                assert (await client.request(type="join_table", table_id=table_id))["type"] == "ack"
+                free = min(set(range(1, actor.config.max_seats + 1)) - set(actor.seats))
+                await harness.seat(client, table_id, free, 4000)
+                spies.append(Spy(name, role, table_id, client, seat=free, token=token, sockets=[client]))
             watcher = await harness.player(f"watch{i}")
-            assert (await watcher.request(type="join_table", table_id=table_id))["type"] == "ack"
-            spies += [(player, free, table_id), (watcher, None, table_id)]
+            viewer = await guest(harness, f"guest{i}")
+            await viewer.wait_for("welcome")
+            for client in (watcher, viewer):
+                assert (await client.request(type="join_table", table_id=table_id))["type"] == "ack"
+            spies += [Spy(f"watch{i}", "watcher", table_id, watcher, sockets=[watcher])]
+            spies += [Spy(f"guest{i}", "guest", table_id, viewer, sockets=[viewer])]
         finished: set[str] = set()
         violations: list[str] = []
-        salts_seen: dict[str, str] = {}
-        commitments: dict[str, str] = {}
-        pre_end_text: dict[str, list[str]] = defaultdict(list)
         counts: Counter[str] = Counter()
-        exposed: dict[str, set[str]] = defaultdict(set)
         deadline = time.monotonic() + float(os.environ.get("STUDPOKER_SPY_SECONDS", "600"))
         next_ping = time.monotonic() + 10
         while len(finished) < hands_wanted and time.monotonic() < deadline:
             progressed = False
             if time.monotonic() > next_ping:  # the heartbeat: a silent watcher is dropped
                 next_ping = time.monotonic() + 10
-                for client, _seat, _table in spies:
-                    await client.send(type="ping")
-            for client, seat, _table in spies:
-                for message in client.drain():
+                for spy in spies:
+                    await spy.client.send(type="ping")
+            for spy in spies:
+                for message in spy.new_messages():
                     progressed = True
                     counts["messages"] += 1
-                    hand_id = message.get("hand_id")
-                    if message["type"] == "hand_started":
-                        commitments[message["hand_id"]] = message["commitment"]
-                    if message["type"] == "your_turn" and seat is not None:
-                        option = passive_choice(message["options"])
-                        await client.send(**action_of(message, option))
-                    bad = leaks(message, seat, exposed[client.name])
-                    if bad:
-                        violations.append(f"{client.name}: {bad} in {json.dumps(message)[:300]}")
+                    violations += inspect(spy, message)
+                    turn = message if message["type"] == "your_turn" else message.get("your_turn")
+                    if turn and spy.seat is not None:
+                        option = (fold_first if spy.role == "folder" else passive_choice)(turn["options"])
+                        await spy.client.send(**action_of(turn, option))
                     if message["type"] == "hand_finished":
                         finished.add(message["hand_id"])
-                        salts_seen[message["hand_id"]] = message["salt"]
-                        if not verify(message["commitment"], message["deck_order"], message["salt"]):
-                            violations.append(f"commitment does not verify for {message['hand_id']}")
-                        if (
-                            commitments.get(message["hand_id"], message["commitment"])
-                            != message["commitment"]
-                        ):
-                            violations.append(f"commitment changed during {message['hand_id']}")
-                        order = parse_cards(message["deck_order"])
-                        bare = hashlib.sha256(format_cards(order).encode()).hexdigest()
-                        if bare == message["commitment"]:
-                            violations.append("commitment without salt")
-                    elif hand_id is not None:
-                        pre_end_text[hand_id].append(json.dumps(message))
+                        if spy.role == "reconnecting" and len(finished) % 3 == 0:
+                            await reconnect(harness, spy)
+                            counts["reconnections"] += 1
+                            break
             if not progressed:
                 await asyncio.sleep(0.01)
-        # Nothing sent before the end of a hand carries its salt or deck order.
-        for hand_id, salt in salts_seen.items():
-            joined = "\n".join(pre_end_text.get(hand_id, []))
-            if salt in joined or "deck_order" in joined:
-                violations.append(f"hand {hand_id}: salt or deck order before the end")
-            if len(salt) < 32:
-                violations.append(f"hand {hand_id}: salt of {len(salt)} characters")
-        for client, _seat, _table in spies:
-            await client.request(type="leave_table", table_id=_table)
+        rest_checked = 0
+        for spy in spies:
+            if spy.token is not None:
+                bad, checked = await rest_violations(harness, spy, most=40)
+                violations += bad
+                rest_checked += checked
+        # No server seed ever reached anyone (with it the folded and undealt cards follow).
+        received = "\n".join(text for spy in spies for client in spy.sockets for text in client.raw)
+        for hand_id in finished:
+            record = await harness.store.hand(hand_id)
+            if record.server_seed is None or record.server_seed in received:
+                violations.append(f"hand {hand_id}: its server seed was sent (or is missing)")
+        # A guest and a watcher who did not play a hand may not read it.
+        some = sorted(finished)[0]
+        watcher_token = await harness.register("late-watcher")
+        denied = await harness.http.get(
+            f"/api/hands/{some}", headers={"Authorization": f"Bearer {watcher_token}"}
+        )
+        if denied.status_code != 403 or (await harness.http.get(f"/api/hands/{some}")).status_code != 401:
+            violations.append("a hand's record was given to someone who did not play it")
+        for spy in spies:
+            await spy.client.request(type="leave_table", table_id=spy.table_id)
         for bot in harness.room.bots:
             bot.stop()
         return {
             "hands": len(finished),
             "violations": violations,
-            "commitments": commitments,
+            "roots": {h: r for spy in spies for h, r in spy.roots.items()},
             "messages": counts["messages"],
+            "reconnections": counts["reconnections"],
+            "rest_checked": rest_checked,
+            "whole": {spy.role: len(spy.whole) for spy in spies},
         }
 
 
 async def test_spy_never_sees_a_hidden_card(tmp_path: Path) -> None:
-    result = await spy_run(tmp_path, int(os.environ.get("STUDPOKER_SPY_HANDS", "200")))
-    print(f"\nspy: {result['hands']} hands, {result['messages']} messages inspected")
-    assert result["hands"] >= int(os.environ.get("STUDPOKER_SPY_HANDS", "200"))
-    assert result["violations"] == []
-    assert len(set(result["commitments"].values())) == len(result["commitments"])
+    """A guest, a watcher, a seated opponent, a player who folds whenever he can and one who
+    reconnects every few hands never learn a card they were not shown: not from any message,
+    snapshot or opening, nor from their hand records, PHH and text histories afterwards."""
+    wanted = int(os.environ.get("STUDPOKER_SPY_HANDS", "60"))
+    result = await spy_run(tmp_path, wanted)
+    print(
+        f"\nspy: {result['hands']} hands, {result['messages']} messages,"
+        f" {result['rest_checked']} hand records"
+    )
+    assert result["hands"] >= wanted
+    assert result["violations"] == [], "\n".join(result["violations"][:20])
+    assert len(set(result["roots"].values())) == len(result["roots"])
+    # Every persona followed hands whole, the reconnecting one came back, REST was read.
+    assert result["reconnections"] >= 3 and min(result["whole"].values()) >= 5
+    assert result["rest_checked"] >= 30
 
 
 def test_leak_rule() -> None:

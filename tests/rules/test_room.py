@@ -8,9 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from studpoker.cards import verify
+from studpoker.fairness import verify_deal
 from studpoker.server.clock import ActionClock
 from studpoker.store import TableConfig
 from tests.server.conftest import Client, Harness, autoplay, make_settings, passive_choice, running_server
@@ -100,8 +98,11 @@ async def test_every_hand_is_dealt_from_a_fresh_secure_deck_committed_before_the
             )
             assert index < first_deal  # the commitment is out before the first card
             record = await h.store.hand(hand_id)  # the auditor's copy of the deck
-            assert record.deck_order is not None and record.salt is not None
-            assert verify(message["commitment"], record.deck_order.split(), record.salt)
+            assert record.deck_order is not None and record.server_seed is not None
+            seeds = [(s, bytes.fromhex(seed)) for s, seed in record.client_seeds]
+            server_seed = bytes.fromhex(record.server_seed)
+            assert verify_deal(message["deck_root"], message["seed_commitment"], server_seed, seeds)[0]
+            assert message["commitment"] == message["deck_root"]
             orders.add(record.deck_order)
         assert len(orders) == 3 and len({m["commitment"] for _, m in started}) == 3
 
@@ -128,11 +129,6 @@ def fold_when_possible(options: list[dict[str, Any]]) -> dict[str, Any]:
     return next((o for o in options if o["kind"] == "fold"), None) or passive_choice(options)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="room bug (reported): hand_finished and the player's hand record give every player the "
-    "whole deck order (folded and undealt cards), and the player's history prints every hole card",
-)
 async def test_folded_and_undealt_cards_are_never_revealed_to_the_other_players(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as h:
         tokens = {name: await h.register(name) for name in ("ann", "ben")}
@@ -156,5 +152,7 @@ async def test_folded_and_undealt_cards_are_never_revealed_to_the_other_players(
             )
             body = answer.json()
             assert card_strings(body.get("deck_order") or []) <= seen
+            assert card_strings(body) <= seen  # the openings too: of his cards and the up cards
+            assert card_strings(body["openings"]) == seen
             assert phh_hole_cards(body["phh"]) <= seen
             assert set(TEXT_CARD.findall(body["text"] or "")) <= seen

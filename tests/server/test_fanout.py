@@ -103,7 +103,9 @@ async def test_pending_seat_changes_go_out_before_the_next_table_message(tmp_pat
         started = await watcher.wait_for("hand_started")
         before = [m for m in watcher.log[: watcher.log.index(started)] if is_seats(m)]
         assert [s["seat"] for s in before[-1]["event"]["seats"]] == [1, 2]
-        assert before[-1]["version"] == started["version"] - 1
+        # The seat list, then the next hand's seed commitment (protocol 1.4), then the hand.
+        announced = next(m for m in watcher.log if m.get("event", {}).get("kind") == "deal_commitment")
+        assert before[-1]["version"] == announced["version"] - 1 == started["version"] - 2
 
 
 async def test_seat_commands_are_limited_per_account_and_table(tmp_path: Path) -> None:

@@ -119,7 +119,8 @@ async def test_guest_watches_and_may_not_play(tmp_path: Path) -> None:
         seen = await watcher.wait_for(
             lambda m: m["type"] == "hand_finished" and m["hand_id"] == finished[0]["hand_id"]
         )
-        assert seen["deck_order"] == finished[0]["deck_order"]
+        # The end of the hand shows a guest no deck: only the root all were given (protocol 1.4).
+        assert "deck_order" not in seen and seen["commitment"] == finished[0]["commitment"]
         # Everything the guest got is the spectator's view: no down card before it is shown.
         hand_id = finished[0]["hand_id"]
         down: dict[int, set[str]] = {}

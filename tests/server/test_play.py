@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from studpoker.cards import verify
+from studpoker.fairness import Opening, verify_deal, verify_opening
 from studpoker.server.actor import TableActor
 from tests.server.conftest import Harness, autoplay
 
@@ -26,9 +26,19 @@ async def test_hand_to_showdown(harness: Harness, game: str, players: int) -> No
     assert all(r[0]["hand_id"] == hand_id for r in results)
     result = finished["result"]
     assert result["showdown"] is True and len(result["shown"]) + len(result["mucked"]) == players
-    assert verify(finished["commitment"], finished["deck_order"], finished["salt"])
+    assert "deck_order" not in finished and "salt" not in finished
     started = next(m for m in clients[0].log if m["type"] == "hand_started")
-    assert started["commitment"] == finished["commitment"] and started["hand_id"] == hand_id
+    assert started["commitment"] == finished["commitment"] == started["deck_root"]
+    assert started["hand_id"] == hand_id
+    # Every card a player was shown came with its opening, and it verifies against the root.
+    for client in [*clients, spectator]:
+        openings = [
+            o
+            for m in client.log
+            if m["type"] == "cards_opened" and m["hand_id"] == hand_id
+            for o in m["openings"]
+        ]
+        assert openings and all(verify_opening(started["deck_root"], Opening.from_json(o)) for o in openings)
     # Table versions seen by each client have no gaps.
     for client in [*clients, spectator]:
         versions = [
@@ -39,6 +49,12 @@ async def test_hand_to_showdown(harness: Harness, game: str, players: int) -> No
     await asyncio.sleep(0.05)
     record = await harness.store.hand(hand_id)
     assert record.status == "finished" and record.deck_order is not None
+    assert record.server_seed is not None and record.deck_root is not None
+    assert record.deck_root == started["deck_root"]
+    seeds = [(s, bytes.fromhex(seed)) for s, seed in record.client_seeds]
+    assert verify_deal(
+        record.deck_root, started["seed_commitment"], bytes.fromhex(record.server_seed), seeds
+    )[0]
     stacks = {s.seat: s.stack for s in actor.seats.values()}
     assert sum(stacks.values()) == 4000 * players
     token = await harness.register(f"{game.lower()}other")
@@ -82,10 +98,13 @@ async def test_history_readable_by_players(harness: Harness) -> None:
     listed = (await harness.http.get("/api/hands", headers=headers)).json()
     assert finished["hand_id"] in [h["id"] for h in listed]
     one = (await harness.http.get(f"/api/hands/{finished['hand_id']}", headers=headers)).json()
-    assert one["status"] == "finished" and one["commitment"] == finished["commitment"]
-    assert one["salt"] == finished["salt"] and one["deck_order"].split() == finished["deck_order"]
+    assert one["status"] == "finished" and one["commitment"] == finished["commitment"] == one["deck_root"]
+    assert "deck_order" not in one and "salt" not in one
     assert "hana" in one["text"] and "ivan" in one["text"]
-    # The stored PHH replays through the engine to the same end.
+    # His openings verify against the deck root; his copy of the PHH replays to the same end.
+    assert one["openings"] and all(
+        verify_opening(one["deck_root"], Opening.from_json(o)) for o in one["openings"]
+    )
     from studpoker.history.phh import loads, replay
 
     replayed = replay(loads(one["phh"])[0])

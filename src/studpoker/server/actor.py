@@ -17,7 +17,6 @@ import enum
 import json
 import logging
 import time
-import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -34,9 +33,12 @@ from studpoker.games import HouseRules, Stakes, get_game
 
 from .clock import ActionClock
 from .connections import Connection
+from .deals import DealInPlay, PendingDeal
 from .fanout import SeatChangeList, SeatChanges
 from .protocol import (
     AckMsg,
+    CardsOpenedMsg,
+    ClientSeedInfo,
     ClockInfo,
     ErrorCode,
     ErrorMsg,
@@ -44,6 +46,7 @@ from .protocol import (
     HandFinishedMsg,
     HandStartedMsg,
     LegalOptionInfo,
+    NextDealInfo,
     SeatInfo,
     TableStateMsg,
     YourTurnMsg,
@@ -196,6 +199,14 @@ class Resync(Command):
 
 
 @dataclass(kw_only=True)
+class ClientSeed(Command):
+    """A seated player's seed for the announced next hand (docs/fairness.md)."""
+
+    hand_id: str
+    seed: bytes
+
+
+@dataclass(kw_only=True)
 class ClockExpired(Command):
     serial: int
 
@@ -298,7 +309,9 @@ class TableActor:
         self._engine_seen = 0
         self._decision_version = 0
         self._start_stacks: dict[int, int] = {}
-        self._deck: Deck | None = None
+        # The next hand announced (its server seed committed to) and the deal being played.
+        self._next_deal: PendingDeal | None = None
+        self._deal: DealInPlay | None = None
         self._button: int | None = None
         self.hand_pause_seconds = hand_pause_seconds
         think = float(self.config.think_seconds if think_seconds is None else think_seconds)
@@ -474,9 +487,15 @@ class TableActor:
     def snapshot(self, conn: Connection) -> TableStateMsg:
         seat = self._viewer_seat(conn)
         hand_view = None
+        openings: list[dict[str, Any]] = []
+        deal = self._deal if self.hand is not None else None
         if self.hand is not None:
-            hand_view = event_dict(self.hand.view(self._engine_seat(seat)))
+            view = self.hand.view(self._engine_seat(seat))
+            hand_view = event_dict(view)
+            if deal is not None:
+                openings = deal.openings(view)
         your_turn = self._your_turn_for(seat) if seat is not None else None
+        pending = self._next_deal
         return TableStateMsg(
             table_id=self.table_id,
             version=self.version,
@@ -487,7 +506,12 @@ class TableActor:
             hand=hand_view,
             clock=self._clock_info(),
             your_turn=your_turn,
-            commitment=None if self._deck is None or self.hand is None else self._deck.commitment,
+            commitment=None if deal is None else deal.root,
+            deck_root=None if deal is None else deal.root,
+            seed_commitment=None if deal is None else deal.seed_commitment,
+            client_seeds=None if deal is None else [ClientSeedInfo(**c) for c in deal.client_seeds_json()],
+            openings=openings,
+            next_deal=None if pending is None else NextDealInfo(**pending.announcement()),
         )
 
     def _broadcast(self, build: Callable[[int | None, int], _Out | None]) -> None:
@@ -597,6 +621,24 @@ class TableActor:
                 for conn in conns:
                     conn.send_encoded(text, message)
         self._engine_seen = max(after, *(int(e.version) for e in public))
+        self._send_openings(groups)
+
+    def _send_openings(self, groups: Mapping[int | None, list[Connection]]) -> None:
+        """After a batch of events: each viewer class gets the openings of the cards that its
+        view of the hand shows now and that it was not sent yet (one encoded frame per class)."""
+        deal, hand, hand_id = self._deal, self.hand, self.hand_id
+        if deal is None or hand is None or hand_id is None:
+            return
+        for viewer, conns in groups.items():
+            openings = deal.newly_visible(viewer, hand.view(viewer))
+            if not openings:
+                continue
+            message = CardsOpenedMsg(
+                table_id=self.table_id, hand_id=hand_id, version=self.version, openings=openings
+            )
+            text = encode(message)
+            for conn in conns:
+                conn.send_encoded(text, message)
 
     # -- the decision and the clock -----------------------------------------------------------
 
@@ -725,6 +767,11 @@ class TableActor:
         loop = asyncio.get_running_loop()
         pause = self.hand_pause_seconds if delay is None else delay
         self._start_timer = loop.call_later(pause, self._start_due)
+        if self._next_deal is None:
+            # The next hand's server seed is committed to now, before any client seed for it
+            # can arrive: the server cannot pick a deck after seeing the players' seeds.
+            self._next_deal = PendingDeal.draw()
+            self._publish_table_event({"kind": "deal_commitment", **self._next_deal.announcement()})
 
     def _start_due(self) -> None:
         self._start_timer = None
@@ -750,32 +797,41 @@ class TableActor:
         assert isinstance(house, HouseRules)
         seats = [(s.seat, s.stack) for s in players]
         self._start_stacks = {s.seat: s.stack for s in players}
-        deck = Deck()
+        # The announced deal is taken now: a client seed that arrives from here on is too late.
+        pending = self._next_deal or PendingDeal.draw()
+        self._next_deal = None
+        accounts = {s.seat: s.account_id for s in players}
+        deal = DealInPlay(pending, pending.seeds_for(accounts))
+        deck = Deck(deal.order, salt="")
         kwargs: dict[str, Any] = {"deck": deck, "house": house}
         if game.kind == "omaha":
             kwargs["button"] = self._next_button([s.seat for s in players])
         hand = Hand(game, stakes, seats=seats, **kwargs)
-        hand_id = uuid.uuid4().hex
+        hand_id = deal.hand_id
         self._starting = True
         try:
-            await self.room.store_start_hand(hand_id, self.table_id, deck.commitment, players)
+            await self.room.store_start_hand(hand_id, self.table_id, deal, players)
         finally:
             self._starting = False
         self.hand = hand
         self.hand_id = hand_id
-        self.hand_accounts = {s.seat: s.account_id for s in players}
+        self.hand_accounts = accounts
         self._engine_seen = 0
-        self._deck = deck
+        self._deal = deal
         self._resume()
         seat_numbers = [s.seat for s in players]
-        self._broadcast(
-            lambda _seat, version: HandStartedMsg(
+        client_seeds = [ClientSeedInfo(**c) for c in deal.client_seeds_json()]
+        self._broadcast_same(
+            lambda version: HandStartedMsg(
                 table_id=self.table_id,
                 version=version,
                 hand_id=hand_id,
                 game=cfg.game,
-                commitment=deck.commitment,
+                commitment=deal.root,
                 seats=seat_numbers,
+                deck_root=deal.root,
+                seed_commitment=deal.seed_commitment,
+                client_seeds=client_seeds,
             )
         )
         self._lobby_changed()
@@ -806,8 +862,8 @@ class TableActor:
             put = contributed.get(seat, 0)
             contributions[seat] = put
             awards[seat] = final_stacks.get(seat, start - put) - start + put
-        deck = self._deck
-        assert deck is not None
+        deal = self._deal
+        assert deal is not None
         try:
             if not recorded:
                 await self.room.store_finish_hand(
@@ -815,7 +871,7 @@ class TableActor:
                     hand_id,
                     contributions,
                     awards,
-                    deck,
+                    deal.order,
                     accounts=self.hand_accounts,
                     table=self.config.name,
                 )
@@ -835,16 +891,14 @@ class TableActor:
             result_data = {"value": result_data}
         result_data.setdefault("contributions", {str(k): v for k, v in contributions.items()})
         result_data.setdefault("awards", {str(k): v for k, v in awards.items()})
-        order = [str(c) for c in deck.order]
-        self._broadcast(
-            lambda _seat, version: HandFinishedMsg(
+        # No deck order and no salt: the cards nobody was shown stay unknown (docs/fairness.md).
+        self._broadcast_same(
+            lambda version: HandFinishedMsg(
                 table_id=self.table_id,
                 version=version,
                 hand_id=hand_id,
                 result=result_data,
-                commitment=deck.commitment,
-                deck_order=order,
-                salt=deck.salt,
+                commitment=deal.root,
             )
         )
         self.hand = None
@@ -1041,6 +1095,22 @@ async def _resync(actor: TableActor, cmd: Resync) -> None:
         raise TableError(ErrorCode.NOT_JOINED, f"join table {actor.table_id} first")
     actor._ack(cmd, "resync")
     conn.send(actor.snapshot(conn))
+
+
+@handles(ClientSeed)
+async def _client_seed(actor: TableActor, cmd: ClientSeed) -> None:
+    """Take a seated player's seed for the announced next hand; refuse it, changing nothing,
+    when it is late (the hand started, or another id) or a second one for that hand."""
+    state = actor._require_seat(cmd)
+    pending = actor._next_deal
+    if pending is None or cmd.hand_id != pending.hand_id:
+        announced = "no hand is announced" if pending is None else f"the next hand is {pending.hand_id}"
+        raise TableError(ErrorCode.TOO_LATE, f"hand {cmd.hand_id} takes no more seeds ({announced})")
+    sent = pending.seeds.get(state.seat)
+    if sent is not None and sent[0] == state.account_id:
+        raise TableError(ErrorCode.SEED_ALREADY_SENT, f"you sent your seed for hand {cmd.hand_id} already")
+    pending.seeds[state.seat] = (state.account_id, cmd.seed)
+    actor._ack(cmd, "client_seed")
 
 
 @handles(Sit)

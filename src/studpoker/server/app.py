@@ -39,6 +39,7 @@ from studpoker.store.models import HandRecord
 from studpoker.store.names import lookup_key
 
 from .connections import WebSocketConnection
+from .hand_views import player_copy
 from .lobby import Room
 from .protocol import (
     PROTOCOL_VERSION,
@@ -162,12 +163,33 @@ class HandSummaryOut(BaseModel):
     seats: list[HandSeatOut]
 
 
+class ClientSeedOut(BaseModel):
+    seat: int
+    seed: str
+
+
 class HandOut(HandSummaryOut):
+    """A hand as its player reads it (docs/fairness.md): the PHH and text as his seat saw it,
+    the openings of the cards he was shown, and what the deck was committed to."""
+
     phh: str | None
     text: str | None
-    deck_order: str | None
-    salt: str | None
     void_reason: str | None
+    deck_root: str | None
+    seed_commitment: str | None
+    client_seeds: list[ClientSeedOut]
+    openings: list[dict[str, Any]]
+
+
+class HandSeedOut(BaseModel):
+    """A hand's server seed, published after the house's delay: with the client seeds it
+    rebuilds the whole deck (``studpoker.fairness.verify_deal``)."""
+
+    hand_id: str
+    server_seed: str
+    seed_commitment: str
+    deck_root: str
+    client_seeds: list[ClientSeedOut]
 
 
 def _account_out(account: Account) -> AccountOut:
@@ -459,20 +481,53 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     async def hand(
         hand_id: str, request: Request, account: Annotated[Account, Depends(current_account)]
     ) -> dict[str, Any]:
-        """One of your hands: PHH and readable text; the deck order and salt once it is over."""
+        """One of your hands as your seat saw it: PHH and readable text once it is over (the
+        cards you were not shown unknown), the openings of the cards you were shown."""
+        if not 0 < len(hand_id) <= 64:
+            raise ApiError(404, "not_found", "no such hand")
+        store = room_of(request).store
+        record = await store.hand(hand_id)
+        seat = next((s.seat for s in record.seats.values() if s.account_id == account.id), None)
+        if seat is None:
+            raise ApiError(403, "forbidden", "only a player of this hand may read its history")
+        config = (await store.table(record.table_id)).config
+        # Replaying the stored hand takes a few milliseconds: off the event loop the tables share.
+        copy = await asyncio.to_thread(player_copy, record, seat, config)
+        return {
+            **_hand_summary(record),
+            "phh": copy.phh,
+            "text": copy.text,
+            "void_reason": record.void_reason,
+            "deck_root": record.deck_root,
+            "seed_commitment": record.seed_commitment,
+            "client_seeds": [{"seat": s, "seed": seed} for s, seed in record.client_seeds],
+            "openings": copy.openings,
+        }
+
+    @app.get("/api/hands/{hand_id}/seed", response_model=HandSeedOut, responses=_RESPONSES, tags=["hands"])
+    async def hand_seed(hand_id: str, request: Request) -> dict[str, Any]:
+        """A finished hand's server seed, to anyone, once the house's delay
+        (``server_seed_public_after_seconds``) has passed since it ended; 403 before (and
+        always when the house publishes no seeds), 404 for a hand with no seed."""
+        delay = settings.server_seed_public_after_seconds
+        if delay is None:
+            raise ApiError(403, "forbidden", "this room does not publish server seeds")
         if not 0 < len(hand_id) <= 64:
             raise ApiError(404, "not_found", "no such hand")
         record = await room_of(request).store.hand(hand_id)
-        if all(s.account_id != account.id for s in record.seats.values()):
-            raise ApiError(403, "forbidden", "only a player of this hand may read its history")
-        finished = record.status != "in_progress"
+        if record.server_seed is None or record.seed_commitment is None or record.deck_root is None:
+            raise ApiError(404, "not_found", f"hand {hand_id} was not dealt from seeds")
+        if record.finished_at is None:
+            raise ApiError(403, "forbidden", f"hand {hand_id} is not over")
+        wait = record.finished_at.timestamp() + delay - time.time()
+        if wait > 0:
+            raise ApiError(403, "forbidden", f"the seed of hand {hand_id} is published in {int(wait) + 1} s")
         return {
-            **_hand_summary(record),
-            "phh": record.phh,
-            "text": record.text,
-            "deck_order": record.deck_order if finished else None,
-            "salt": record.salt if finished else None,
-            "void_reason": record.void_reason,
+            "hand_id": record.id,
+            "server_seed": record.server_seed,
+            "seed_commitment": record.seed_commitment,
+            "deck_root": record.deck_root,
+            "client_seeds": [{"seat": s, "seed": seed} for s, seed in record.client_seeds],
         }
 
     @app.get("/api/health", tags=["lobby"])

@@ -12,25 +12,28 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from studpoker.cards import Card
 from studpoker.history.phh import dump_hand
 from studpoker.history.text import text_history
 from studpoker.store import Store
 from studpoker.store.errors import InsufficientFundsError, InvalidInputError, NotFoundError, StoreError
-from studpoker.store.models import TableConfig, TableRecord
+from studpoker.store.models import DealSeeds, TableConfig, TableRecord
 
 from . import actor as actors
 from .actor import TableActor, TableError
 from .caps import SlidingWindow
 from .connections import Connection
+from .deals import DealInPlay
 from .protocol import (
     AckMsg,
     ActionMsg,
     AddChipsMsg,
     AuthMsg,
+    ClientSeedMsg,
     ErrorCode,
     ErrorMsg,
     JoinTableMsg,
@@ -489,10 +492,13 @@ class Room:
         await self.store.cash_out(state.account_id, table_id, state.seat)
 
     async def store_start_hand(
-        self, hand_id: str, table_id: int, commitment: str, players: list[actors.SeatState]
+        self, hand_id: str, table_id: int, deal: DealInPlay, players: list[actors.SeatState]
     ) -> None:
+        seeds = DealSeeds(server_seed=deal.server_seed, client_seeds=deal.client_seeds)
         starting = await self.writer.write(
-            self.store.start_hand_op(hand_id, table_id, commitment, {p.seat: p.account_id for p in players})
+            self.store.start_hand_op(
+                hand_id, table_id, deal.root, {p.seat: p.account_id for p in players}, deal=seeds
+            )
         )
         for p in players:
             if starting.get(p.seat) != p.stack:
@@ -519,7 +525,7 @@ class Room:
         hand_id: str,
         contributions: dict[int, int],
         awards: dict[int, int],
-        deck: Any,
+        order: Sequence[Card],
         *,
         accounts: dict[int, int],
         table: str | None = None,
@@ -533,8 +539,7 @@ class Room:
                 awards=awards,
                 phh=phh,
                 text=text,
-                deck_order=" ".join(str(c) for c in deck.order),
-                salt=deck.salt,
+                deck_order=" ".join(str(c) for c in order),
             )
         )
 
@@ -563,8 +568,8 @@ def _histories(
     """The PHH and the readable text of a finished hand (empty when its writer fails: a history
     that cannot be rendered is logged, and the hand is stored without it; the table goes on).
 
-    The stored text prints every card: only the players of the hand may read it, and they are
-    sent the deck order and salt at the end of the hand anyway (the deal is verifiable).
+    Both are the operator's complete record (every card): a player reads them as his seat saw
+    the hand (``server/hand_views.py``, docs/fairness.md).
     """
     phh = text = ""
     try:
@@ -623,6 +628,12 @@ async def _on_action(room: Room, conn: Connection, msg: ActionMsg) -> None:
     )
 
 
+async def _on_client_seed(room: Room, conn: Connection, msg: ClientSeedMsg) -> None:
+    room.actor_for(msg.table_id).submit(
+        actors.ClientSeed(conn=conn, ref=msg.id, hand_id=msg.hand_id, seed=bytes.fromhex(msg.seed))
+    )
+
+
 async def _on_ping(room: Room, conn: Connection, msg: PingMsg) -> None:
     conn.send(PongMsg(ref=msg.id, server_time=time.time()))
 
@@ -651,6 +662,7 @@ HANDLERS: dict[type[_Msg], MessageHandler] = {
     StandUpMsg: _on_stand_up,
     AddChipsMsg: _on_add_chips,
     ActionMsg: _on_action,
+    ClientSeedMsg: _on_client_seed,
     PingMsg: _on_ping,
     ResyncMsg: _on_resync,
     SubscribeLobbyMsg: _on_subscribe_lobby,

@@ -23,7 +23,10 @@ PROTOCOL_VERSION = 1
 # the unavailable error code. 3 = the fan-out caps (errors too_many_connections,
 # too_many_watchers, seat_rate_limited), seats events coalesced (``changes``), a session that
 # expires closes its sockets, a lone surrogate anywhere in a message is refused (bad_message).
-PROTOCOL_MINOR = 3
+# 4 = verifiable deals (docs/fairness.md): the deal_commitment table event, client_seed, the deck
+# root and seeds in hand_started, cards_opened, table_state.next_deal / openings; hand_finished
+# no longer carries the deck order and salt.
+PROTOCOL_MINOR = 4
 MAX_MESSAGE_BYTES = 4096
 
 TableId = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -66,6 +69,8 @@ class ErrorCode:
     TOO_MANY_CONNECTIONS = "too_many_connections"
     TOO_MANY_WATCHERS = "too_many_watchers"
     SEAT_RATE_LIMITED = "seat_rate_limited"
+    TOO_LATE = "too_late"
+    SEED_ALREADY_SENT = "seed_already_sent"
     INTERNAL = "internal_error"
 
 
@@ -131,6 +136,15 @@ class ActionMsg(_Msg):
     version: Annotated[int, Field(ge=0)] | None = None
 
 
+class ClientSeedMsg(_Msg):
+    """A seated player's seed for the announced next hand (1 to 64 bytes, in hex)."""
+
+    type: Literal["client_seed"] = "client_seed"
+    table_id: TableId
+    hand_id: Annotated[str, Field(min_length=1, max_length=64)]
+    seed: Annotated[str, Field(pattern=r"^(?:[0-9a-fA-F]{2}){1,64}$")]
+
+
 class PingMsg(_Msg):
     type: Literal["ping"] = "ping"
 
@@ -158,6 +172,7 @@ ClientMessage = (
     | StandUpMsg
     | AddChipsMsg
     | ActionMsg
+    | ClientSeedMsg
     | PingMsg
     | ResyncMsg
     | SubscribeLobbyMsg
@@ -174,6 +189,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[_Msg]] = {
     "stand_up": StandUpMsg,
     "add_chips": AddChipsMsg,
     "action": ActionMsg,
+    "client_seed": ClientSeedMsg,
     "ping": PingMsg,
     "resync": ResyncMsg,
     "subscribe_lobby": SubscribeLobbyMsg,
@@ -285,6 +301,16 @@ class ClockInfo(BaseModel):
     extended: bool = False
 
 
+class ClientSeedInfo(BaseModel):
+    seat: int
+    seed: str
+
+
+class NextDealInfo(BaseModel):
+    hand_id: str
+    seed_commitment: str
+
+
 class TableStateMsg(_Out):
     type: Literal["table_state"] = "table_state"
     table_id: int
@@ -296,8 +322,16 @@ class TableStateMsg(_Out):
     hand: dict[str, Any] | None
     clock: ClockInfo | None
     your_turn: YourTurnMsg | None = None
-    # The deck commitment of the hand being played (as in its hand_started), null between hands.
+    # The deck root of the hand being played (as in its hand_started), null between hands.
     commitment: str | None = None
+    # Minor 4 (docs/fairness.md): the hand in progress's deck root, seed commitment and the seeds
+    # that went into its deck; the openings this viewer may check so far; the next hand's
+    # announced seed commitment (``{"hand_id", "seed_commitment"}``, null when none).
+    deck_root: str | None = None
+    seed_commitment: str | None = None
+    client_seeds: list[ClientSeedInfo] | None = None
+    openings: list[dict[str, Any]] = Field(default_factory=list)
+    next_deal: NextDealInfo | None = None
 
 
 class EventMsg(_Out):
@@ -335,8 +369,12 @@ class HandStartedMsg(_Out):
     version: int
     hand_id: str
     game: str
+    # The deck root (as deck_root), kept for the clients of minor 3 and before.
     commitment: str
     seats: list[int]
+    deck_root: str
+    seed_commitment: str
+    client_seeds: list[ClientSeedInfo]
 
 
 class HandFinishedMsg(_Out):
@@ -346,9 +384,18 @@ class HandFinishedMsg(_Out):
     hand_id: str
     result: dict[str, Any]
     commitment: str
-    deck_order: list[str]
-    salt: str
     voided: bool = False
+
+
+class CardsOpenedMsg(_Out):
+    """The openings (``fairness.Opening.to_json()``) of the cards that became visible to this
+    viewer in the events just sent; ``version`` is the last of those events' (no version of its own)."""
+
+    type: Literal["cards_opened"] = "cards_opened"
+    table_id: int
+    hand_id: str
+    version: int
+    openings: list[dict[str, Any]]
 
 
 class AckMsg(_Out):
@@ -395,6 +442,7 @@ ServerMessage = (
     | YourTurnMsg
     | HandStartedMsg
     | HandFinishedMsg
+    | CardsOpenedMsg
     | AckMsg
     | ErrorMsg
     | PongMsg
@@ -409,6 +457,7 @@ SERVER_MESSAGE_TYPES: tuple[type[_Out], ...] = (
     YourTurnMsg,
     HandStartedMsg,
     HandFinishedMsg,
+    CardsOpenedMsg,
     AckMsg,
     ErrorMsg,
     PongMsg,

@@ -85,6 +85,12 @@ class Settings:
     lobby_push_seconds: float = 1.0
     # The lobby's average pot and hands per hour are over the hands of this last period.
     stats_window_seconds: float = 3600.0
+    # --- Verifiable deals (docs/fairness.md) ---
+    # Seconds after a hand ends from which GET /api/hands/{id}/seed gives its server seed to
+    # anyone (a public audit of the shuffle). None (the default): never; only the operator reads
+    # it, from the database (studpoker verify). The seed of a hand lets anyone rebuild its
+    # folded and undealt cards: a house that publishes seeds should wait long enough.
+    server_seed_public_after_seconds: float | None = None
     # Serve the browser client from this directory if it exists (None: the packaged web/ dir).
     web_dir: str | None = None
     # --- The HTTP layer (server/http.py, docs/server.md "The HTTP layer") ---

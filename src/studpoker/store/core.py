@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -25,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from studpoker import cards
+from studpoker import cards, fairness
 
 from . import budgets, migrate, names, schema
 from .budgets import AddressBudget
@@ -43,6 +44,7 @@ from .models import (
     MIN_PASSWORD,
     Account,
     AuditReport,
+    DealSeeds,
     HandRecord,
     HandSeat,
     SeatRecord,
@@ -871,16 +873,32 @@ class Store:
 
     # ------------------------------------------------------------------ hands
     async def start_hand(
-        self, hand_id: str, table_id: int, commitment: str, seats: Mapping[int, int]
+        self,
+        hand_id: str,
+        table_id: int,
+        commitment: str,
+        seats: Mapping[int, int],
+        *,
+        deal: DealSeeds | None = None,
     ) -> dict[int, int]:
         """Record a hand in progress (one transaction): its deck commitment and each seat's
-        starting stack. ``seats`` maps seat -> account id. Returns seat -> starting stack."""
-        op = self.start_hand_op(hand_id, table_id, commitment, seats)
+        starting stack. ``seats`` maps seat -> account id. Returns seat -> starting stack.
+
+        ``deal``: the seeds of a verifiable deal (docs/fairness.md); ``commitment`` must then be
+        the deck root they give. The seeds, the seed commitment and the root are stored with
+        the hand. Without ``deal``, ``commitment`` is an older whole-deck commitment."""
+        op = self.start_hand_op(hand_id, table_id, commitment, seats, deal=deal)
         async with self._write() as conn:
             return await op(conn)
 
     def start_hand_op(
-        self, hand_id: str, table_id: int, commitment: str, seats: Mapping[int, int]
+        self,
+        hand_id: str,
+        table_id: int,
+        commitment: str,
+        seats: Mapping[int, int],
+        *,
+        deal: DealSeeds | None = None,
     ) -> WriteOp[dict[int, int]]:
         """:meth:`start_hand` as one write of a :meth:`write_batch` (the input checked now)."""
         if not isinstance(hand_id, str) or not _HAND_ID_RE.match(hand_id):
@@ -890,10 +908,18 @@ class Store:
         if len(seats) < 2:
             raise InvalidInputError("a hand needs at least two players")
         seats = dict(seats)
-        return lambda conn: self._start_hand(conn, hand_id, table_id, commitment, seats)
+        values: dict[str, Any] = {"commitment": commitment.lower()}
+        if deal is not None:
+            values.update(_deal_values(deal, commitment.lower()))
+        return lambda conn: self._start_hand(conn, hand_id, table_id, values, seats)
 
     async def _start_hand(
-        self, conn: AsyncConnection, hand_id: str, table_id: int, commitment: str, seats: Mapping[int, int]
+        self,
+        conn: AsyncConnection,
+        hand_id: str,
+        table_id: int,
+        values: dict[str, Any],
+        seats: Mapping[int, int],
     ) -> dict[int, int]:
         starting: dict[int, int] = {}
         await self._table(conn, table_id)
@@ -924,8 +950,8 @@ class Store:
                 id=hand_id,
                 table_id=table_id,
                 status="in_progress",
-                commitment=commitment.lower(),
                 started_at=self._now(),
+                **values,
             )
         )
         await conn.execute(
@@ -1010,13 +1036,14 @@ class Store:
         phh: str,
         text: str,
         deck_order: str | Sequence[int | str],
-        salt: str,
+        salt: str | None = None,
     ) -> dict[int, int]:
         """Settle a hand in ONE transaction: a ``hand`` ledger transaction moving each seat's
         contribution into the pot and each award out of it, the new stacks, the PHH and text
-        histories, and the revealed deck (which must match the commitment). ``contributions`` are
-        each seat's total for the hand; awards must sum to them exactly, else :class:`StoreError`
-        and nothing is written. Returns seat -> new stack for the hand's seats."""
+        histories, and the deck dealt (which must be the one its seeds give; for a hand dealt
+        before verifiable deals, the order and ``salt`` must match its whole-deck commitment).
+        ``contributions`` are each seat's total for the hand; awards must sum to them exactly,
+        else :class:`StoreError` and nothing is written. Returns seat -> new stack for the hand's seats."""
         op = self.finish_hand_op(
             hand_id,
             contributions=contributions,
@@ -1038,7 +1065,7 @@ class Store:
         phh: str,
         text: str,
         deck_order: str | Sequence[int | str],
-        salt: str,
+        salt: str | None = None,
     ) -> WriteOp[dict[int, int]]:
         """:meth:`finish_hand` as one write of a :meth:`write_batch` (the input checked now)."""
         put = _check_chips(contributions, "contribution")
@@ -1048,7 +1075,7 @@ class Store:
                 f"hand {hand_id}: awards ({sum(won.values())}) must equal contributions ({sum(put.values())})"
             )
         order = canonical_order(deck_order)
-        if not isinstance(salt, str) or not 0 < len(salt) <= 200:
+        if salt is not None and (not isinstance(salt, str) or not 0 < len(salt) <= 200):
             raise InvalidInputError("the salt must be 1 to 200 characters")
         return lambda conn: self._finish_hand(
             conn, hand_id, put=put, won=won, phh=phh, text=text, order=order, salt=salt
@@ -1092,10 +1119,16 @@ class Store:
         phh: str,
         text: str,
         order: str,
-        salt: str,
+        salt: str | None,
     ) -> dict[int, int]:
         hand, players, in_pot = await self._open_hand(conn, hand_id)
-        if not cards.verify(hand.commitment, order.split(), salt):
+        if hand.server_seed is not None:
+            seeds = parse_client_seeds(hand.client_seeds)
+            dealt = fairness.deck_from_seeds(bytes.fromhex(hand.server_seed), seeds).order
+            if order.split() != [str(c) for c in dealt]:
+                raise StoreError(f"hand {hand_id}: the deck order is not the one its seeds give")
+            salt = None
+        elif salt is None or not cards.verify(hand.commitment, order.split(), salt):
             raise StoreError(f"hand {hand_id}: the deck order and salt do not match the commitment")
         for seat in (*put, *won):
             if seat not in players:
@@ -1295,6 +1328,10 @@ class Store:
                 deck_order=h.deck_order,
                 salt=h.salt,
                 void_reason=h.void_reason,
+                server_seed=h.server_seed,
+                seed_commitment=h.seed_commitment,
+                deck_root=h.deck_root,
+                client_seeds=tuple((s, seed.hex()) for s, seed in parse_client_seeds(h.client_seeds)),
             )
             for hand_id in wanted
             if (h := rows.get(hand_id)) is not None
@@ -1307,6 +1344,33 @@ class Store:
 
         async with self._read(snapshot=True) as conn:
             return await run_audit(conn)
+
+
+def _deal_values(deal: DealSeeds, commitment: str) -> dict[str, Any]:
+    """The columns of a verifiable deal, checked: the seeds must give ``commitment`` as root."""
+    try:
+        root = fairness.deck_from_seeds(deal.server_seed, deal.client_seeds).tree().root.hex()
+    except fairness.FairnessError as exc:
+        raise InvalidInputError(f"the deal's seeds are not usable: {exc}") from None
+    if root != commitment:
+        raise InvalidInputError("the commitment is not the deck root the deal's seeds give")
+    return {
+        "server_seed": deal.server_seed.hex(),
+        "seed_commitment": fairness.seed_commitment(deal.server_seed),
+        "deck_root": root,
+        "client_seeds": json.dumps([{"seat": seat, "seed": seed.hex()} for seat, seed in deal.client_seeds]),
+    }
+
+
+def parse_client_seeds(stored: str | None) -> list[tuple[int, bytes]]:
+    """The ``client_seeds`` column (JSON) as ``(seat, seed)`` pairs; a column that is not such
+    a list reads as a :class:`StoreError` (``studpoker verify`` reports it)."""
+    if not stored:
+        return []
+    try:
+        return [(int(item["seat"]), bytes.fromhex(str(item["seed"]))) for item in json.loads(stored)]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise StoreError(f"the stored client seeds are not readable: {exc}") from None
 
 
 def make_engine(url: str, *, echo: bool = False) -> AsyncEngine:

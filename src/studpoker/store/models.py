@@ -162,11 +162,24 @@ class HandSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class DealSeeds:
+    """The seeds a verifiable deal's deck comes from (``studpoker.fairness.deck_from_seeds``):
+    the server's secret seed and the players' ``(seat, seed)`` pairs in seat order."""
+
+    server_seed: bytes
+    client_seeds: tuple[tuple[int, bytes], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """A hand: ``status`` is ``in_progress``, ``finished`` or ``void``.
 
-    ``deck_order`` (the 52 cards, top first, e.g. ``"As Kd ..."``) and ``salt`` are stored only
-    when the hand finishes; with ``commitment`` they let anyone verify the deal.
+    ``deck_order`` (the 52 cards, top first, e.g. ``"As Kd ..."``) is stored when the hand
+    finishes. A verifiable deal (docs/fairness.md) has its ``server_seed`` (hex: the operator's
+    and the auditor's only), ``seed_commitment``, ``deck_root`` (also in ``commitment``) and the
+    ``client_seeds`` (seat, hex) that went into the deck, all from the start of the hand. A hand
+    dealt before them (migration 0003) has none of these but a ``salt``: its ``commitment`` is
+    the SHA-256 of the whole deck (``studpoker.cards.commitment``).
     """
 
     id: str
@@ -181,6 +194,15 @@ class HandRecord:
     deck_order: str | None = None
     salt: str | None = None
     void_reason: str | None = None
+    server_seed: str | None = None
+    seed_commitment: str | None = None
+    deck_root: str | None = None
+    client_seeds: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def verifiable(self) -> bool:
+        """Dealt from seeds, with per-card openings (not the older whole-deck commitment)."""
+        return self.server_seed is not None
 
 
 @dataclass(frozen=True, slots=True)

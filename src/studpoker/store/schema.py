@@ -156,6 +156,11 @@ hands = Table(
     Column("deck_order", String(200)),
     Column("salt", String(200)),
     Column("void_reason", String(400)),
+    # Verifiable deals (migration 0003, docs/fairness.md); NULL for the hands dealt before.
+    Column("server_seed", String(64)),
+    Column("seed_commitment", String(64)),
+    Column("deck_root", String(64)),
+    Column("client_seeds", Text),
     Index("ix_hands_status", "status"),
     Index("ix_hands_table_started", "table_id", "started_at"),
 )
