@@ -145,6 +145,12 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
             b.wait_for_function(
                 "() => { const s = window.studpoker.state; return s.commitment?.handId === s.handId; }"
             )
+            # and the snapshot's openings: every card he sees is checked again, none fails
+            b.wait_for_function(
+                "() => { const d = document.querySelector('.deal-badge'); "
+                "return d && d.dataset.total > 0 && d.dataset.checked === d.dataset.total; }"
+            )
+            assert b.locator(".deal-warning").count() == 0
             reloaded = True
         if b_turn:
             # at phone width the action buttons stay on screen
@@ -208,11 +214,11 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
                 f"alice's frame carries another player's card {card}: {frame[:300]}"
             )
 
-    # The hand history: the deck order revealed at the end matches the commitment published at
-    # the deal, recomputed with SHA-256 in the browser.
+    # The hand history: the openings of the cards alice was shown check against the deck root
+    # published at the deal, in the browser (tests/browser/test_deal_check.py has the details).
     a.click("#history-btn")
     a.wait_for_selector(".hand-entry .verify.ok", timeout=10000)
-    assert "Deck verified" in a.inner_text(".hand-entry .verify")
+    assert "Deal checked: your 7 cards" in a.inner_text(".hand-entry .verify")
     a.wait_for_selector(".hand-entry pre", timeout=10000)  # the readable text of the hand
     assert "studpoker" in a.inner_text(".hand-entry pre").lower()
     w.click("#history-btn")

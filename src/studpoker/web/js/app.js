@@ -7,6 +7,8 @@ import { Clock } from "./clock.js";
 import { ActionBar } from "./actions.js";
 import { HistoryPanel } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { SeedKeeper } from "./seeds.js";
+import { visibleCards } from "./deal_check.js";
 import { Socket } from "./socket.js";
 import { setSound, soundOn, yourTurnChime } from "./sound.js";
 import { TableState } from "./state.js";
@@ -26,6 +28,8 @@ const app = {
 };
 
 window.studpoker = app; // for the tests and the curious
+const seeds = new SeedKeeper(); // our seed for each hand we are seated for (docs/fairness.md)
+app.seeds = seeds;
 app.handle = (msg) => onMessage(msg);
 app.onState = (st, reason) => onState(st, reason);
 
@@ -118,6 +122,8 @@ function connect() {
 }
 
 function onMessage(msg) {
+  // the answer to a client_seed: recorded quietly (too late or already sent are no trouble)
+  if ((msg.type === "ack" || msg.type === "error") && seeds.onReply(msg)) return;
   if (msg.type === "lobby" || msg.type === "lobby_update") {
     if (app.tableId) return;
     app.lobbyLive = true;
@@ -156,13 +162,30 @@ function onMessage(msg) {
   if (msg.type === "your_turn") flashTitle();
   if (msg.type === "table_state") {
     st.applySnapshot(msg);
+    // after a reload mid-hand: the snapshot lists the hand's seeds, ours among them?
+    if (st.deal?.handId === msg.hand_id && !st.deal.seed && Array.isArray(msg.client_seeds)) {
+      st.deal.checkSeed(seeds.recordFor(st.myAccount, msg.hand_id), st.yourSeat);
+    }
     return;
   }
   const changed = st.applyMessage(msg);
+  if (changed && msg.type === "hand_started" && st.deal?.handId === msg.hand_id) {
+    // did our seed go in, under the seed commitment announced before we sent it?
+    st.deal.checkSeed(seeds.recordFor(st.myAccount, msg.hand_id), st.yourSeat);
+  }
   if (changed && msg.type === "hand_finished") {
     const names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
     const dealtIn = Boolean(st.yourSeat && st.handSeats?.includes(st.yourSeat));
-    history.add(msg, st.commitment?.handId === msg.hand_id ? st.commitment.hash : null, { dealtIn, names });
+    const visible = st.hand ? visibleCards(st.hand, st.yourSeat, msg.result) : null;
+    const live = {
+      deal: st.deal?.handId === msg.hand_id ? st.deal : null,
+      mine: (visible ?? []).filter((v) => v.mine).map((v) => v.card),
+      seen: visible?.map((v) => v.card) ?? null,
+      sent: seeds.recordFor(st.myAccount, msg.hand_id),
+      seat: st.yourSeat,
+      handSeats: st.handSeats ?? null,
+    };
+    history.add(msg, { dealtIn, names, live });
     refreshMe();
   }
 }
@@ -234,6 +257,8 @@ function showTable(id) {
 }
 
 function onState(st, reason) {
+  // the next hand's seed commitment is out and we hold a seat: our seed for its deck
+  seeds.maybeSend(st, (m) => app.socket?.send(m) ?? null);
   const view = st.view();
   app.view = view;
   document.title = `${view.name}: ${view.gameName}`;

@@ -1,34 +1,52 @@
 // The hand history panel: the readable text of the last hands, a PHH download, and for every
-// finished hand the deck check: the SHA-256 of the revealed order and salt, recomputed here,
-// must equal the commitment published before the deal (studpoker/cards.py `commitment()`).
+// finished hand the deal check: the openings of the reader's cards (REST GET /api/hands/{id},
+// or for a watcher the openings the table received) verified against the deck root published
+// before the deal, his cards among them, and his seed among the seeds that made the deck.
 
 import { api } from "./api.js";
 import { cardText } from "./cards.js";
+import { cardName, DealCheck, seedVerdict } from "./deal_check.js";
 import { escapeHtml, money } from "./format.js";
 
-export async function sha256Hex(text) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
- * Check a revealed deck against its commitment: 52 distinct cards, and
- * sha256("studpoker-deck-v1:{salt}:{cards}") equal to the commitment (and to the one announced
- * at the start of the hand, when this client saw it). Returns {ok, computed, reason}.
+ * The check of a hand's record: {ok: true | false | null, reason, root, openings}.
+ * record: {deck_root, openings, client_seeds?, seed_commitment?} (REST, or the live openings);
+ * announcedRoot: the deck root hand_started published to this client (null if it did not see it);
+ * announcedSeed: the seed commitment deal_commitment announced to it (null if it did not see it);
+ * mine: this client's own cards; seen: every card the table showed it (null: not known);
+ * sent/seat: this client's seed record (SeedKeeper) and seat, for "your seed went in".
  */
-export async function verifyDeck({ order, salt, commitment, announced }) {
-  const cards = (order ?? []).map(cardText);
-  if (cards.length !== 52 || cards.some((c) => !c) || new Set(cards).size !== 52) {
-    return { ok: false, computed: null, reason: "the revealed deck is not 52 distinct cards" };
+export async function checkHandRecord({ record, announcedRoot = null, announcedSeed = null, mine = [], seen = null, sent = null, seat = null, handSeats = null }) {
+  const root = record?.deck_root ?? null;
+  const openings = Array.isArray(record?.openings) ? record.openings : [];
+  if (!root || !openings.length) return { ok: null, reason: "no openings for this hand: nothing to check", root, openings };
+  if (announcedRoot && announcedRoot.toLowerCase() !== String(root).toLowerCase()) {
+    return { ok: false, reason: "the deck root differs from the one published before the deal", root, openings };
   }
-  const computed = await sha256Hex(`studpoker-deck-v1:${salt}:${cards.join("")}`);
-  if (computed !== String(commitment).toLowerCase()) {
-    return { ok: false, computed, reason: "the revealed deck does not match the commitment" };
-  }
-  if (announced && announced.toLowerCase() !== computed) {
-    return { ok: false, computed, reason: "the commitment differs from the one announced at the deal" };
-  }
-  return { ok: true, computed, reason: announced ? "matches the commitment announced before the deal" : "matches the commitment" };
+  const deal = new DealCheck({ handId: null, root });
+  deal.add(openings);
+  await deal.settled();
+  const mineSet = new Set(mine.map(cardText).filter(Boolean));
+  const opened = [...deal.openings.values()].map((r) => r.opening);
+  const visible = seen
+    ? [...new Set([...seen, ...mine].map(cardText).filter(Boolean))].map((card) => ({ card, seat: null, mine: mineSet.has(card) }))
+    : opened.map((o) => ({ card: o.card, seat: null, mine: mineSet.has(o.card) }));
+  const summary = deal.summary(visible);
+  const seed = seedVerdict({ sent, seat, handSeats, clientSeeds: record.client_seeds, seedCommitment: record.seed_commitment, announced: announcedSeed });
+  const problems = [...summary.failures.map((f) => f.text), ...(seed?.state === "bad" ? [seed.text] : [])];
+  if (problems.length) return { ok: false, reason: problems.join("; "), root, openings };
+  const yours = opened.filter((o) => mineSet.has(o.card)).length;
+  const others = opened.length - yours;
+  const what = mineSet.size
+    ? `your ${plural(yours, "card")}${others ? ` and the ${plural(others, "card")} you saw opened` : ""}`
+    : `the ${plural(others, "card")} you saw opened`;
+  const missing = visible.filter((v) => summary.cards.get(v.card) !== "ok").map((v) => cardName(v.card));
+  const seedText = seed?.state === "ok" ? `; ${seed.text}` : "";
+  const reason = `${what}: all match the deck fixed before the deal${seedText}`;
+  if (missing.length) return { ok: "partial", reason: `${reason}; not opened to you: ${missing.join(" ")}`, root, openings };
+  return { ok: true, reason, root, openings };
 }
 
 const KEEP = 20;
@@ -40,30 +58,59 @@ export class HistoryPanel {
     this.entries = [];
   }
 
-  /** A hand finished at the table: check its deck, then fetch its text. */
-  async add(finished, announced, { dealtIn = true, names = {} } = {}) {
+  /**
+   * A hand finished at the table: fetch its record (a player's) and check it. live: what the
+   * table knew: {deal (DealCheck), mine, seen, sent, seat, handSeats}.
+   */
+  async add(finished, { dealtIn = true, names = {}, live = {} } = {}) {
     if (this.entries.some((e) => e.handId === finished.hand_id)) return;
-    const entry = { handId: finished.hand_id, finished, announced, check: null, text: null, phh: null, dealtIn, names, loaded: false, at: new Date() };
+    const entry = { handId: finished.hand_id, finished, live, check: null, text: null, phh: null, dealtIn, names, loaded: false, at: new Date() };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, KEEP);
     this.render();
-    entry.check = finished.voided
-      ? { ok: null, reason: "hand voided" }
-      : await verifyDeck({ order: finished.deck_order, salt: finished.salt, commitment: finished.commitment, announced });
-    this.render();
+    if (finished.voided) {
+      entry.check = { ok: null, reason: "hand voided" };
+      this.render();
+    } else if (!dealtIn) {
+      await this.checkLive(entry);
+    }
     if (dealtIn) this.fetchText(entry);
   }
 
+  /** A watcher's check (or a player's when his record cannot be fetched): the openings the table got. */
+  async checkLive(entry) {
+    const deal = entry.live.deal;
+    if (!deal?.verifiable) {
+      entry.check = { ok: null, reason: "no openings for this hand: nothing to check" };
+    } else {
+      await deal.settled();
+      const record = { deck_root: deal.root, openings: [...deal.openings.values()].map((r) => r.opening), client_seeds: deal.clientSeeds };
+      entry.check = await checkHandRecord({ record, mine: entry.live.mine ?? [], seen: entry.live.seen ?? null, sent: entry.live.sent, seat: entry.live.seat, handSeats: entry.live.handSeats });
+    }
+    this.render();
+  }
+
   async fetchText(entry, attempt = 0) {
+    let data;
     try {
-      const data = await api.hand(entry.handId);
-      entry.text = data.text ?? data.readable ?? null;
-      entry.phh = data.phh ?? null;
-      entry.loaded = true;
-      this.render();
+      data = await api.hand(entry.handId);
     } catch {
       // the history may be stored a moment after the hand ends
       if (attempt < 3) setTimeout(() => this.fetchText(entry, attempt + 1), 800 * (attempt + 1));
+      else if (!entry.check) await this.checkLive(entry);
+      return;
+    }
+    entry.text = data.text ?? data.readable ?? null;
+    entry.phh = data.phh ?? null;
+    entry.loaded = true;
+    this.render();
+    if (!entry.check) {
+      const live = entry.live;
+      entry.check = await checkHandRecord({
+        record: data, announcedRoot: live.deal?.verifiable ? live.deal.root : null, announcedSeed: live.deal?.announced ?? null, mine: live.mine ?? [], seen: live.seen ?? null,
+        sent: live.sent, seat: live.seat, handSeats: live.handSeats,
+      });
+      this.render();
     }
   }
 
@@ -77,19 +124,22 @@ export class HistoryPanel {
     el.className = "hand-entry";
     el.dataset.hand = e.handId;
     const check = e.check;
-    const cls = !check ? "pending" : check.ok ? "ok" : check.ok === null ? "pending" : "bad";
-    const verdict = !check ? "checking the deck…" : check.ok ? `✔ Deck verified: ${check.reason}` : check.ok === null ? check.reason : `✘ ${check.reason}`;
+    const cls = !check || check.ok === null ? "pending" : check.ok === true ? "ok" : check.ok === "partial" ? "partial" : "bad";
+    const verdict = !check ? "checking the deal…" : check.ok === true ? `✔ Deal checked: ${check.reason}` : check.ok === "partial" ? `Deal partly checked: ${check.reason}` : check.ok === null ? check.reason : `✘ Deal check failed: ${check.reason}`;
     const summary = resultSummary(e.finished.result, e.names);
     const text = e.text
       ? `<pre>${escapeHtml(e.text)}</pre>`
       : `<p class="muted small">${!e.dealtIn ? "You watched this hand: its history is for the players." : e.loaded ? "No text stored for this hand." : "Loading the hand's text…"}</p>`;
+    const root = check?.root ?? "";
+    const openings = (check?.openings ?? []).map((o) => `${escapeHtml(cardName(o.card))} at ${escapeHtml(String(o.position))}`).join(", ");
     el.innerHTML =
       `<header><b>Hand ${escapeHtml(e.handId.slice(0, 8))}</b><span class="muted small">${e.at.toLocaleTimeString()}</span></header>` +
       (summary ? `<div class="small">${summary}</div>` : "") +
       `<div class="verify ${cls}" data-verified="${check?.ok ?? ""}">${escapeHtml(verdict)}</div>` +
-      `<details class="hash"><summary>commitment ${escapeHtml(e.finished.commitment.slice(0, 16))}…</summary>` +
-      `commitment ${escapeHtml(e.finished.commitment)}<br>salt ${escapeHtml(e.finished.salt)}<br>` +
-      `computed ${escapeHtml(check?.computed ?? "")}<br>deck ${escapeHtml((e.finished.deck_order ?? []).join(" "))}</details>` +
+      (root
+        ? `<details class="hash"><summary>deck root ${escapeHtml(root.slice(0, 16))}…</summary>` +
+          `deck root ${escapeHtml(root)}<br>cards opened to you: ${openings}</details>`
+        : "") +
       text;
     if (e.phh) {
       const a = document.createElement("a");

@@ -7,7 +7,9 @@
 // never reads server messages directly: it reads `view()` (normalize), a plain picture of the
 // table.
 
-const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided", "paused", "resumed"]);
+import { DealCheck, visibleCards } from "./deal_check.js";
+
+const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided", "paused", "resumed", "deal_commitment"]);
 
 export class TableState {
   constructor(tableId, { onGap } = {}) {
@@ -22,6 +24,8 @@ export class TableState {
     this.clock = null;
     this.yourTurn = null;
     this.commitment = null; // announced at hand start, for the deck check at the end
+    this.nextDeal = null; // {handId, seedCommitment}: the next hand's seed commitment (deal_commitment)
+    this.deal = null; // DealCheck of the hand in play (or just finished): its openings checked
     this.lastResult = null; // hand_finished of the last hand (showdown display)
     this.events = []; // recent events of the current hand, for the status line
     this.paused = null; // the reason of a `paused` table event, until `resumed` (protocol 1.2)
@@ -48,8 +52,16 @@ export class TableState {
     this.handId = msg.hand_id ?? null;
     // the deck commitment of the hand in play comes with the snapshot (protocol 1.1): a reload
     // can still check the deal at the end of the hand
-    if (msg.hand_id && msg.commitment) this.commitment = { handId: msg.hand_id, hash: msg.commitment };
+    if (msg.hand_id && (msg.deck_root ?? msg.commitment)) this.commitment = { handId: msg.hand_id, hash: msg.deck_root ?? msg.commitment };
     if (msg.hand?.seats) this.handSeats = msg.hand.seats.map((s) => s.seat);
+    this.nextDeal = msg.next_deal?.hand_id ? { handId: msg.next_deal.hand_id, seedCommitment: msg.next_deal.seed_commitment } : null;
+    if (msg.hand_id) {
+      const root = msg.deck_root ?? msg.commitment;
+      if (this.deal?.handId !== msg.hand_id || this.deal.root !== root) {
+        this.startDeal(msg.hand_id, { root, verifiable: Boolean(msg.deck_root), seedCommitment: msg.seed_commitment ?? null, clientSeeds: msg.client_seeds ?? null });
+      }
+      this.deal.add(msg.openings);
+    }
     this.hand = msg.hand ? modelFromView(msg.hand) : null;
     if (this.hand?.over && !this.lastResult && this.hand.result) {
       this.lastResult = { hand_id: this.handId, result: this.hand.result };
@@ -89,8 +101,38 @@ export class TableState {
     this.onGap(this.tableId);
   }
 
+  /** A new hand's deal check (the one of the previous hand is dropped). */
+  startDeal(handId, { root, verifiable, seedCommitment = null, clientSeeds = null, announced = null }) {
+    this.deal = new DealCheck({
+      handId, root, verifiable, seedCommitment, clientSeeds, announced,
+      handSeats: this.handSeats ?? null,
+      onChange: (deal) => deal === this.deal && this.emit("deal_check"),
+    });
+    return this.deal;
+  }
+
+  /**
+   * Openings received (cards_opened, or riding on another message): checked against the deck
+   * root of their hand. They change no version unless they carry the next one.
+   */
+  applyOpenings(msg) {
+    if (!Array.isArray(msg.openings) || !this.deal || msg.hand_id !== this.deal.handId) return false;
+    this.deal.add(msg.openings);
+    return true;
+  }
+
   /** A server message for this table other than a snapshot. Returns true if the state changed. */
   applyMessage(msg) {
+    if (msg.type === "cards_opened") {
+      if (typeof msg.version === "number" && this.sequence(msg) === "apply") this.version = msg.version;
+      return this.applyOpenings(msg);
+    }
+    const changed = this.applyMessageBody(msg);
+    if (changed) this.applyOpenings(msg);
+    return changed;
+  }
+
+  applyMessageBody(msg) {
     switch (msg.type) {
       case "event":
         return this.applyEvent(msg);
@@ -107,9 +149,17 @@ export class TableState {
         const seq = this.sequence(msg);
         if (seq === "stale" || seq === "gap") return false;
         if (seq === "apply") this.version = msg.version;
-        this.commitment = { handId: msg.hand_id, hash: msg.commitment };
+        this.commitment = { handId: msg.hand_id, hash: msg.deck_root ?? msg.commitment };
         this.handId = msg.hand_id;
         this.handSeats = msg.seats;
+        this.startDeal(msg.hand_id, {
+          root: msg.deck_root ?? msg.commitment,
+          verifiable: Boolean(msg.deck_root),
+          seedCommitment: msg.seed_commitment ?? null,
+          clientSeeds: msg.client_seeds ?? null,
+          announced: this.nextDeal?.handId === msg.hand_id ? this.nextDeal.seedCommitment : null,
+        });
+        if (this.nextDeal?.handId === msg.hand_id) this.nextDeal = null;
         this.hand = null;
         this.lastResult = null;
         this.events = [];
@@ -171,6 +221,9 @@ export class TableState {
         break;
       case "resumed":
         this.paused = null;
+        break;
+      case "deal_commitment": // the next hand's server seed is fixed: our seed may go in now
+        this.nextDeal = event.hand_id ? { handId: event.hand_id, seedCommitment: event.seed_commitment ?? null } : null;
         break;
       default:
         if (kind) {
@@ -461,6 +514,7 @@ function normalize(st) {
     yourTurn: st.yourTurn,
     result: st.lastResult,
     commitment: st.commitment,
+    deal: st.deal && st.deal.handId === st.handId ? st.deal.summary(visibleCards(hand, st.yourSeat, st.lastResult?.hand_id === st.handId ? st.lastResult.result : null)) : null,
   };
 }
 

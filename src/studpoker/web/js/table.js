@@ -3,6 +3,7 @@
 // the community card or the Omaha board in the centre; the showdown result.
 
 import { cardElement, cardText, parseCard } from "./cards.js";
+import { cardName } from "./deal_check.js";
 import { escapeHtml, money, streetName } from "./format.js";
 
 /** Where seat `index` of `n` sits, hero first at the bottom, going clockwise. Percentages. */
@@ -182,6 +183,7 @@ export class TableView {
       const dim = Boolean(revealNow && won && shown.best.size && !highlight);
       const cardEl = cardElement(c.card, { hiddenFromOthers, highlight, dim });
       cardEl.dataset.up = c.up ? "1" : "0";
+      markChecked(cardEl, text, view.deal);
       const key = `${handKey}:${s.seat}:${text || "x"}:${cards.childElementCount}`;
       if (!this.known.has(key)) {
         this.known.add(key);
@@ -239,7 +241,11 @@ export class TableView {
       board.className = "board";
       const best = new Set();
       if (showdown) for (const [seat, s] of showdown.shown) if (showdown.won.get(seat)) for (const b of s.best) best.add(b);
-      for (const card of boardCards) board.appendChild(cardElement(card, { highlight: best.has(cardText(card)) }));
+      for (const card of boardCards) {
+        const cardEl = cardElement(card, { highlight: best.has(cardText(card)) });
+        markChecked(cardEl, cardText(card), view.deal);
+        board.appendChild(cardEl);
+      }
       if (!view.board.length) {
         const label = document.createElement("div");
         label.className = "board-label";
@@ -277,5 +283,47 @@ export class TableView {
       line.textContent = `deck ${view.commitment.hash.slice(0, 16)}…`;
       c.appendChild(line);
     }
+    if (view.hand && view.deal?.verifiable) c.append(...dealCheckElements(view.deal));
   }
+}
+
+/** A tick on a card whose opening checked out, a red mark on one whose opening failed. */
+function markChecked(cardEl, text, deal) {
+  const mark = text && deal?.cards.get(text);
+  if (mark === "ok") {
+    cardEl.classList.add("checked");
+    cardEl.title = cardEl.title ? `${cardEl.title}; checked against the deck fixed before the deal` : "Checked against the deck fixed before the deal";
+  } else if (mark === "bad") {
+    cardEl.classList.add("check-failed");
+    cardEl.title = "This card does not match the deck fixed before the deal";
+  }
+}
+
+/**
+ * The deal check in the centre: "✔ deal checked: 7 of 7 cards" (with the seed's verdict), and
+ * a red warning naming each card (or the seed) that failed.
+ */
+export function dealCheckElements(deal) {
+  const out = [];
+  const badge = document.createElement("div");
+  const failed = deal.failures.length > 0 || deal.seed?.state === "bad";
+  const complete = deal.total > 0 && deal.checked === deal.total && !failed;
+  badge.className = `deal-badge ${failed ? "bad" : complete ? "ok" : "partial"}`;
+  const seed = deal.seed?.state === "ok" ? " · your seed is in" : "";
+  badge.textContent = `${complete ? "✔ " : ""}deal checked: ${deal.checked} of ${deal.total} card${deal.total === 1 ? "" : "s"}${seed}`;
+  badge.dataset.checked = deal.checked;
+  badge.dataset.total = deal.total;
+  badge.dataset.pending = deal.pendingCount;
+  out.push(badge);
+  const problems = [...deal.failures.map((f) => f.text), ...(deal.seed?.state === "bad" ? [deal.seed.text] : [])];
+  if (problems.length) {
+    const warn = document.createElement("div");
+    warn.className = "deal-warning";
+    warn.setAttribute("role", "alert");
+    const first = deal.failures[0];
+    warn.textContent = `✘ Deal check failed: ${problems.join("; ")}`;
+    if (first) warn.dataset.card = first.card;
+    out.push(warn);
+  }
+  return out;
 }
