@@ -518,7 +518,7 @@ async def test_spy_never_sees_a_hidden_card(tmp_path: Path) -> None:
     """A guest, a watcher, a seated opponent, a player who folds whenever he can and one who
     reconnects every few hands never learn a card they were not shown: not from any message,
     snapshot or opening, nor from their hand records, PHH and text histories afterwards."""
-    wanted = int(os.environ.get("STUDPOKER_SPY_HANDS", "60"))
+    wanted = int(os.environ.get("STUDPOKER_SPY_HANDS", "200"))
     result = await spy_run(tmp_path, wanted)
     print(
         f"\nspy: {result['hands']} hands, {result['messages']} messages,"

@@ -13,6 +13,18 @@ def bets_offered(hand: Hand) -> list[tuple[str, int]]:
     return [(kind, amount) for kind, amount in options(hand) if kind in ("bet", "raise", "complete")]
 
 
+def bet_and_raise_each_street(hand: Hand) -> dict[str, list[tuple[str, int]]]:
+    """Bet and call on every street to the end: the bet offered, then the raise offered."""
+    sizes: dict[str, list[tuple[str, int]]] = {}
+    while not hand.is_over:
+        street, seat = hand.street, hand.to_act
+        sizes[street] = bets_offered(hand)
+        play(hand, f"{seat}:b")
+        sizes[f"{street} raise"] = bets_offered(hand)
+        play(hand, f"{hand.to_act}:c")
+    return sizes
+
+
 def test_small_bet_on_third_and_fourth_street_big_bet_from_fifth_to_seventh() -> None:
     # 7S8 has no open-pair double bet, so every street offers exactly one size.
     hand = stud("7S8", stud_deck(*HEADS_UP), [500, 500])
@@ -21,12 +33,7 @@ def test_small_bet_on_third_and_fourth_street_big_bet_from_fifth_to_seventh() ->
     assert bets_offered(hand) == [("raise", 20)]  # raises by the small bet too
     play(hand, "1:c")
     sizes = {}
-    while not hand.is_over:
-        street, seat = hand.street, hand.to_act
-        sizes[street] = bets_offered(hand)
-        play(hand, f"{seat}:b")
-        sizes[f"{street} raise"] = bets_offered(hand)
-        play(hand, f"{hand.to_act}:c")
+    sizes.update(bet_and_raise_each_street(hand))
     assert sizes == {
         "fourth": [("bet", 10)],
         "fourth raise": [("raise", 20)],
@@ -44,12 +51,7 @@ def test_o8_small_bet_pre_flop_and_flop_big_bet_turn_and_river() -> None:
     hand = Hand(get_game("O8"), OMAHA, [(1, 500), (2, 500)], button=1, deck=deck)
     sizes = {"preflop": bets_offered(hand)}  # the button (small blind) acts first heads-up
     play(hand, "1:c 2:x")
-    while not hand.is_over:
-        street, seat = hand.street, hand.to_act
-        sizes[street] = bets_offered(hand)
-        play(hand, f"{seat}:b")
-        sizes[f"{street} raise"] = bets_offered(hand)
-        play(hand, f"{hand.to_act}:c")
+    sizes.update(bet_and_raise_each_street(hand))
     assert sizes == {
         "preflop": [("raise", 20)],  # the big blind is the small bet; raises by the small bet
         "flop": [("bet", 10)],
