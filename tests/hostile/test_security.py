@@ -425,7 +425,15 @@ async def rest_violations(harness: Harness, spy: Spy, most: int) -> tuple[list[s
 
 
 async def spy_run(tmp_path: Path, hands_wanted: int, tables: int = 2) -> dict[str, Any]:
-    settings = make_settings(tmp_path, bot_delay=(0.0, 0.0), think_seconds=20.0, countdown_seconds=20.0)
+    # The spies stay silent while their hand records are read at the end (minutes for hundreds
+    # of hands on a busy machine): the heartbeat must not drop them meanwhile.
+    settings = make_settings(
+        tmp_path,
+        bot_delay=(0.0, 0.0),
+        think_seconds=20.0,
+        countdown_seconds=20.0,
+        heartbeat_timeout_seconds=3600.0,
+    )
     async with running_server(settings) as harness:
         table_ids = []
         for i in range(tables):

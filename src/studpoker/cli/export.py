@@ -18,7 +18,6 @@ import datetime
 import json
 import re
 import sys
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -26,10 +25,8 @@ from typing import TYPE_CHECKING, TextIO
 from studpoker.cli.audit import DB_HELP, missing_database
 
 if TYPE_CHECKING:
-    from studpoker.store import HandRecord, Store, TableRecord
-
-# Hands are read from the database this many at a time (memory stays flat on a big room).
-_PAGE = 500
+    from studpoker.store import TableRecord
+    from studpoker.store.exports import Format
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("directory", metavar="DIR", help="where the files go (created if missing)")
-    parser.add_argument("--format", choices=["phh", "pokerstars"], required=True, help="the file format")
+    parser.add_argument("--format", choices=("phh", "pokerstars"), required=True, help="the file format")
     parser.add_argument("--account", metavar="NAME", help="only this account's hands, as he saw them")
     parser.add_argument(
         "--since", metavar="DATE", help="only hands started at or after DATE (YYYY-MM-DD or ISO time, UTC)"
@@ -75,83 +72,11 @@ class _Output:
     hands: int = 0
 
 
-async def _hand_ids(
-    store: Store, account_id: int | None, since: datetime.datetime | None
-) -> AsyncIterator[str]:
-    """Finished hands by table, then by start time, a page at a time (keyset pagination)."""
-    from sqlalchemy import select, tuple_
-
-    from studpoker.store.schema import hand_seats, hands
-
-    query = select(hands.c.table_id, hands.c.started_at, hands.c.id).where(hands.c.status == "finished")
-    if since is not None:
-        query = query.where(hands.c.started_at >= since)
-    if account_id is not None:
-        mine = select(hand_seats.c.hand_id).where(hand_seats.c.account_id == account_id)
-        query = query.where(hands.c.id.in_(mine))
-    query = query.order_by(hands.c.table_id, hands.c.started_at, hands.c.id)
-    last: tuple[int, datetime.datetime, str] | None = None
-    while True:
-        page = (
-            query
-            if last is None
-            else query.where(tuple_(hands.c.table_id, hands.c.started_at, hands.c.id) > last)
-        )
-        async with store.engine.connect() as conn:
-            rows = (await conn.execute(page.limit(_PAGE))).all()
-        for row in rows:
-            yield str(row.id)
-        if len(rows) < _PAGE:
-            return
-        last = (rows[-1].table_id, rows[-1].started_at, rows[-1].id)
-
-
-def _write_hand(record: HandRecord, table: TableRecord, fmt: str, account_id: int | None) -> str:
-    """The exported text of one stored hand; raises ``ValueError`` when it cannot be written."""
-    from studpoker.games import get_game
-    from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay
-    from studpoker.history.pokerstars import pokerstars_history
-
-    if not record.phh:
-        raise ValueError("it was stored without its PHH history")
-    (phh,) = loads(record.phh, source=f"hand {record.id}")
-    game = get_game(phh.game_code)
-    house = game.default_house.with_overrides(table.config.house.split()) if table.config.house else None
-    hand = replay(phh, house=house)
-    seats = list(phh.seats or [])
-    if finishing_stacks(hand, seats) != [
-        record.seats[s].starting_stack - record.seats[s].contribution + record.seats[s].award for s in seats
-    ]:
-        raise ValueError("its PHH history does not end with the stacks the ledger settled")
-    names = {s: p.name for s, p in record.seats.items()}
-    viewer = None
-    if account_id is not None:
-        viewer = next(s for s, p in record.seats.items() if p.account_id == account_id)
-    if fmt == "pokerstars":
-        return pokerstars_history(
-            hand,
-            players=names,
-            hand_id=record.id,
-            table=table.name,
-            time=record.started_at,
-            viewer=viewer,
-            reveal=viewer is None,
-            seat_count=table.config.max_seats,
-        )
-    return hand_to_phh(
-        hand,
-        players=names,
-        hand_id=record.id,
-        table=table.name,
-        time=record.started_at,
-        seen_by=EVERY_CARD if viewer is None else viewer,
-    ).dumps()
-
-
 async def _export(
-    url: str, fmt: str, account: str | None, since: datetime.datetime | None, folder: Path
+    url: str, fmt: Format, account: str | None, since: datetime.datetime | None, folder: Path
 ) -> tuple[list[_Output], list[str]]:
     from studpoker.store import Store
+    from studpoker.store.exports import finished_hand_ids, join, write_hand
 
     outputs: list[_Output] = []
     errors: list[str] = []
@@ -161,13 +86,13 @@ async def _export(
         account_id = None if account is None else (await store.account_by_name(account)).id
         tables: dict[int, TableRecord] = {}
         suffix = "txt" if fmt == "pokerstars" else "phhs"
-        async for hand_id in _hand_ids(store, account_id, since):
+        async for hand_id in finished_hand_ids(store, account_id, since):
             record = await store.hand(hand_id)
             if record.table_id not in tables:
                 tables[record.table_id] = await store.table(record.table_id)
             table = tables[record.table_id]
             try:
-                text = _write_hand(record, table, fmt, account_id)
+                text = write_hand(record, table, fmt, account_id)
             except ValueError as exc:
                 errors.append(f"hand {hand_id}: {exc}")
                 continue
@@ -182,10 +107,7 @@ async def _export(
                 path = folder / f"{stem}.{suffix}"
                 current = _Output(key, path, path.open("w", encoding="utf-8"))
                 outputs.append(current)
-            if fmt == "pokerstars":
-                current.stream.write(("\n\n" if current.hands else "") + text)
-            else:
-                current.stream.write(("\n" if current.hands else "") + f"[{current.hands + 1}]\n{text}")
+            current.stream.write(join(fmt, current.hands, text))
             current.hands += 1
     finally:
         if current is not None:

@@ -9,14 +9,14 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -465,6 +465,70 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         return actor.summary()
 
     # -- hand histories ---------------------------------------------------------------------
+
+    exports = asyncio.Semaphore(settings.max_concurrent_exports)
+
+    @app.get(
+        "/api/me/hands",
+        response_class=StreamingResponse,
+        responses={**_RESPONSES, 200: {"content": {"text/plain": {}}}},
+        tags=["hands"],
+    )
+    async def my_hands_download(
+        request: Request,
+        account: Annotated[Account, Depends(current_account)],
+        fmt: Annotated[
+            Literal["phh", "pokerstars"],
+            Query(alias="format", description="phh (a .phhs file) or pokerstars (text for trackers)"),
+        ] = "phh",
+        since: Annotated[
+            datetime | None,
+            Query(description="only hands started at or after (ISO 8601; UTC without a zone)"),
+        ] = None,
+    ) -> StreamingResponse:
+        """All your finished hands, oldest first by table, streamed as one file; each hand as your
+        seat saw it (opponents' unseen down cards unknown). One download at a time per account
+        and ``max_concurrent_exports`` in the room: past them 503 busy."""
+        from studpoker.store.exports import finished_hand_ids, join, write_hand
+
+        if exports.locked() or account.id in downloading:
+            raise ApiError(
+                503, "busy", "a download is already running: try again shortly", {"Retry-After": "5"}
+            )
+        store = room_of(request).store
+        start = since if since is None or since.tzinfo is not None else since.replace(tzinfo=UTC)
+
+        async def body() -> AsyncIterator[str]:
+            async with exports:
+                downloading.add(account.id)
+                try:
+                    tables: dict[int, Any] = {}
+                    written = 0
+                    async for hand_id in finished_hand_ids(store, account.id, start):
+                        record = await store.hand(hand_id)
+                        if record.table_id not in tables:
+                            tables[record.table_id] = await store.table(record.table_id)
+                        try:
+                            # Replaying a hand is CPU work: off the event loop, one hand at a time.
+                            text = await asyncio.to_thread(
+                                write_hand, record, tables[record.table_id], fmt, account.id
+                            )
+                        except ValueError as exc:
+                            log.warning("download of %s: hand %s left out: %s", account.id, hand_id, exc)
+                            continue
+                        yield join(fmt, written, text)
+                        written += 1
+                finally:
+                    downloading.discard(account.id)
+
+        suffix = "txt" if fmt == "pokerstars" else "phhs"
+        return StreamingResponse(
+            body(),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="studpoker-hands-{account.id}.{suffix}"'},
+        )
+
+    downloading: set[int] = set()
 
     @app.get("/api/hands", response_model=list[HandSummaryOut], responses=_RESPONSES, tags=["hands"])
     async def my_hands(

@@ -122,3 +122,6 @@ class Settings:
     # X-Forwarded-For / X-Forwarded-Proto give the client's address; none by default, so a
     # client cannot pick its own address (and dodge the per-address limits) with a header.
     trusted_proxies: tuple[str, ...] = ()
+    # Hand-history downloads (GET /api/me/hands) running at once in the room; each replays every
+    # hand it writes, so a few at a time keep the tables' share of the CPU (one per account).
+    max_concurrent_exports: int = 2

@@ -1,0 +1,107 @@
+"""Stored hands written out in bulk: the operator's ``studpoker export`` and a player's
+``GET /api/me/hands`` both read the finished hands a page at a time and write each one again,
+as PHH or as PokerStars text, either whole (the operator's) or as one seat saw it.
+
+Each hand is replayed through the engine from its stored PHH (with its table's house switches)
+and checked against the stacks the ledger settled before it is written.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import AsyncIterator
+from typing import Literal
+
+from .core import Store
+from .models import HandRecord, TableRecord
+
+Format = Literal["phh", "pokerstars"]
+FORMATS: tuple[Format, ...] = ("phh", "pokerstars")
+
+# Hands are read from the database this many at a time (memory stays flat on a big room).
+PAGE = 500
+
+
+async def finished_hand_ids(
+    store: Store, account_id: int | None, since: datetime.datetime | None
+) -> AsyncIterator[str]:
+    """Finished hands (the account's only, when given) by table, then by start time, a page at a
+    time (keyset pagination)."""
+    from sqlalchemy import select, tuple_
+
+    from .schema import hand_seats, hands
+
+    query = select(hands.c.table_id, hands.c.started_at, hands.c.id).where(hands.c.status == "finished")
+    if since is not None:
+        query = query.where(hands.c.started_at >= since)
+    if account_id is not None:
+        mine = select(hand_seats.c.hand_id).where(hand_seats.c.account_id == account_id)
+        query = query.where(hands.c.id.in_(mine))
+    query = query.order_by(hands.c.table_id, hands.c.started_at, hands.c.id)
+    last: tuple[int, datetime.datetime, str] | None = None
+    while True:
+        page = (
+            query
+            if last is None
+            else query.where(tuple_(hands.c.table_id, hands.c.started_at, hands.c.id) > last)
+        )
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(page.limit(PAGE))).all()
+        for row in rows:
+            yield str(row.id)
+        if len(rows) < PAGE:
+            return
+        last = (rows[-1].table_id, rows[-1].started_at, rows[-1].id)
+
+
+def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: int | None) -> str:
+    """The text of one stored hand: every card (``account_id`` None: the room's record) or as
+    that account saw it from his seat. ``ValueError`` when it cannot be written."""
+    from studpoker.games import get_game
+    from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay
+    from studpoker.history.pokerstars import pokerstars_history
+
+    if not record.phh:
+        raise ValueError("it was stored without its PHH history")
+    (phh,) = loads(record.phh, source=f"hand {record.id}")
+    game = get_game(phh.game_code)
+    house = game.default_house.with_overrides(table.config.house.split()) if table.config.house else None
+    hand = replay(phh, house=house)
+    seats = list(phh.seats or [])
+    if finishing_stacks(hand, seats) != [
+        record.seats[s].starting_stack - record.seats[s].contribution + record.seats[s].award for s in seats
+    ]:
+        raise ValueError("its PHH history does not end with the stacks the ledger settled")
+    names = {s: p.name for s, p in record.seats.items()}
+    viewer = None
+    if account_id is not None:
+        viewer = next((s for s, p in record.seats.items() if p.account_id == account_id), None)
+        if viewer is None:
+            raise ValueError(f"account {account_id} was not dealt into it")
+    if fmt == "pokerstars":
+        return pokerstars_history(
+            hand,
+            players=names,
+            hand_id=record.id,
+            table=table.name,
+            time=record.started_at,
+            viewer=viewer,
+            reveal=viewer is None,
+            seat_count=table.config.max_seats,
+        )
+    return hand_to_phh(
+        hand,
+        players=names,
+        hand_id=record.id,
+        table=table.name,
+        time=record.started_at,
+        seen_by=EVERY_CARD if viewer is None else viewer,
+    ).dumps()
+
+
+def join(fmt: Format, index: int, text: str) -> str:
+    """One hand's text as it goes into a file of many: PokerStars hands apart by a blank line
+    (trackers split on it), PHH as numbered sections of a ``.phhs`` file."""
+    if fmt == "pokerstars":
+        return ("\n\n" if index else "") + text
+    return ("\n" if index else "") + f"[{index + 1}]\n{text}"
