@@ -379,7 +379,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         """Open an account with the starting play-money grant; returns a session (logged in).
         One address opens at most a few accounts an hour and a UTC day (settings
         ``registrations_per_address_per_hour``/``_per_day``): past them 429 with Retry-After."""
-        address = address_key(request.client.host if request.client else None)
+        address = _client_address(request)
         attempt = registrations.begin(address)  # counted before the password is hashed
         if not attempt.allowed:
             raise _rate_limited("too many new accounts from your address", attempt.retry_after)
@@ -398,7 +398,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         """Log in. At most 5 attempts for a name from one address, and 50 from one address over
         all names (password spraying), in 5 minutes, each counted when it starts and given back
         when it succeeds: past them 429 with Retry-After."""
-        address = address_key(request.client.host if request.client else None)
+        address = _client_address(request)
         # Counted before the password is checked: however many arrive at once, no more than the
         # budget is ever checked. A success gives its count back; a failure keeps it.
         attempt = limiter.begin(lookup_key(body.name), address)
@@ -432,7 +432,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
         """The daily top-up for a broke player (0 when not eligible). One address claims at most
         ``topups_per_address_per_day`` top-ups a UTC day, over all accounts: past it 429."""
         store = room_of(request).store
-        address = address_key(request.client.host if request.client else None)
+        address = _client_address(request)
         budget = AddressBudget(address, settings.topups_per_address_per_day)
         granted = await store.daily_topup(account.id, budget=budget)
         return TopupOut(granted=granted, account=_account_out(await store.account(account.id)))
@@ -467,6 +467,7 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
     # -- hand histories ---------------------------------------------------------------------
 
     exports = asyncio.Semaphore(settings.max_concurrent_exports)
+    downloading: set[int] = set()  # accounts whose download is running
 
     @app.get(
         "/api/me/hands",
@@ -527,8 +528,6 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             media_type="text/plain; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="studpoker-hands-{account.id}.{suffix}"'},
         )
-
-    downloading: set[int] = set()
 
     @app.get("/api/hands", response_model=list[HandSummaryOut], responses=_RESPONSES, tags=["hands"])
     async def my_hands(
@@ -697,6 +696,11 @@ def create_app(settings: Settings | None = None, *, store_factory: StoreFactory 
             return _PLACEHOLDER
 
     return app
+
+
+def _client_address(request: Request) -> str:
+    """The unit the per-address limits count for a REST caller (ratelimit.address_key)."""
+    return address_key(request.client.host if request.client else None)
 
 
 def _socket_address(websocket: WebSocket) -> str:

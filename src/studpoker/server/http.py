@@ -39,7 +39,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from .ratelimit import TokenBucket
+from .ratelimit import TokenBucket, address_key
 from .redact import install_token_redaction
 from .settings import Settings
 
@@ -88,20 +88,6 @@ def check_settings(settings: Settings) -> tuple[Network, ...]:
     return parse_trusted_proxies(settings.trusted_proxies)
 
 
-def address_unit(host: str) -> str:
-    """What the per-address cap counts: an IPv4 address, or the /64 of an IPv6 one (a
-    subscriber usually holds a whole /64); an IPv4 address mapped into IPv6 as the IPv4 one."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
 class ConnectionGuard:
     """Counts the open connections of each client address (keyed by transport, so a release
     is counted once whichever protocol owns the connection when it ends)."""
@@ -125,13 +111,13 @@ class ConnectionGuard:
         self.refused_by_rate = 0
 
     def open_connections(self, host: str) -> int:
-        return self._open[address_unit(host)]
+        return self._open[address_key(host)]
 
     def admit(self, transport: asyncio.BaseTransport, host: str | None) -> bool:
         """Count the connection; False (and not counted) when its address is at the cap."""
         if host is None or self._is_exempt(host):
             return True
-        address = address_unit(host)
+        address = address_key(host)
         if not self._arrival_allowed(address):
             self.refused_by_rate += 1
             if address not in self._refusing:
