@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 
+from studpoker.games import GAMES
 from studpoker.tools.match import run_match
 
 HANDS = int(os.environ.get("BENCH_BOT_HANDS", "10000"))
-GAMES = ("7S", "7S8", "RZ", "O8")
 
 
 def main() -> None:

@@ -4,7 +4,8 @@ Both sides play the same way: at every decision, one of the legal options picked
 by a seeded ``random.Random`` (``options[int(random() * len(options))]``, cheaper than
 ``rng.choice``); our decks come from ``simulate.random_decks`` (numpy Fisher-Yates in batches,
 seeded by the same generator), PokerKit deals from its own deck.
-Run ``python -m bench engine`` (or ``python -m bench.engine --hands N``).
+Run ``python -m bench engine`` (or ``python -m bench.engine --hands N``); under the table, what
+a hand costs: its deck, ``Hand(...)`` up to the first decision, and the rest per decision.
 """
 
 from __future__ import annotations
@@ -22,16 +23,20 @@ PLAYERS = 6
 STACK = 1000
 
 
-def engine_hands(count: int, seed: int = 1, *, events: bool = False) -> None:
-    """Our engine: ``act`` (no event objects) or ``apply`` (events built and returned)."""
-    game = get_game("7S")
-    stakes = Stakes(ante=2, bring_in=5, small_bet=10, big_bet=20)
-    seats = [(i, STACK) for i in range(1, PLAYERS + 1)]
+GAME = get_game("7S")
+STAKES = Stakes(ante=2, bring_in=5, small_bet=10, big_bet=20)
+SEATS = [(i, STACK) for i in range(1, PLAYERS + 1)]
+
+
+def engine_hands(count: int, seed: int = 1, *, events: bool = False) -> int:
+    """Our engine: ``act`` (no event objects) or ``apply`` (events built and returned); the
+    number of decisions played."""
     rng = random.Random(seed)
     uniform = rng.random
     decks = random_decks(rng)
+    decisions = 0
     for _ in range(count):
-        hand = Hand(game, stakes, seats, deck=next(decks))
+        hand = Hand(GAME, STAKES, SEATS, deck=next(decks))
         while True:
             legal = hand.legal_actions()
             seat = legal.seat
@@ -43,6 +48,15 @@ def engine_hands(count: int, seed: int = 1, *, events: bool = False) -> None:
                 hand.apply(seat, option.action)
             else:
                 hand.act(seat, option.kind, option.amount)
+            decisions += 1
+    return decisions
+
+
+def setups(count: int, seed: int = 1) -> None:
+    """Only ``Hand(...)``: the antes, third street and the bring-in, up to the first decision."""
+    deal = random_decks(random.Random(seed))
+    for _ in range(count):
+        Hand(GAME, STAKES, SEATS, deck=next(deal))
 
 
 def pokerkit_hands(count: int, seed: int = 1) -> None:
@@ -89,7 +103,7 @@ def decks(count: int, seed: int = 1) -> None:
         next(deal)
 
 
-def rates(runs: dict[str, tuple[Callable[[int], None], int]], rounds: int = 3) -> dict[str, float]:
+def rates(runs: dict[str, tuple[Callable[[int], object], int]], rounds: int = 3) -> dict[str, float]:
     """Hands per second of this process's CPU time, best of ``rounds``.
 
     The machine is shared, so wall time is noisy and even CPU time drifts with the load: the
@@ -113,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
             "apply": (lambda n: engine_hands(n, events=True), hands),
             "pokerkit": (pokerkit_hands, max(100, hands // 10)),
             "decks": (decks, hands),
+            "setup": (setups, hands),
         }
     )
     theirs = result["pokerkit"]
@@ -126,6 +141,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"\nThe decks alone (`random_decks`): {result['decks']:,.0f} decks/s,",
         f"{share:.0%} of the `Hand.act` time.",
+    )
+    decisions = engine_hands(hands) / hands
+    deck, setup, act = (1e6 / result[name] for name in ("decks", "setup", "act"))
+    print(
+        f"A `Hand.act` hand: {act:.1f} us of CPU = the deck {deck:.1f} us + `Hand(...)` up to the first",
+        f"decision {setup - deck:.1f} us + {decisions:.1f} decisions at {(act - setup) / decisions:.2f} us",
+        "(the driver's pick, the later streets and the end of the hand included).",
     )
 
 

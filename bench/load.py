@@ -63,6 +63,7 @@ def run_row(
                         think_time=think,
                         seed=tables * 1000 + players,
                         database_url=url,
+                        tune_gc=True,
                     )
                 )
             )
@@ -78,8 +79,8 @@ def run_row(
 def table(results: list[dict[str, Any]]) -> str:
     lines = [
         "| tables x players | think s | seconds | hands/s | actions/s | p50 ms | p95 ms | p99 ms | max ms"
-        " | errors | audit | bar met |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        " | server CPU us/action | errors | audit | bar met |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lat = r["latency_ms"]
@@ -89,7 +90,8 @@ def table(results: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['tables_available']} x {r['players_per_table']} | {r['think_time']:g} | {r['seconds']:.0f}"
             f" | {r['hands_per_second']:.2f} | {r['actions_per_second']:.1f} | {lat['p50']:.1f}"
-            f" | {lat['p95']:.1f} | {lat['p99']:.1f} | {lat['max']:.1f} | {errors}"
+            f" | {lat['p95']:.1f} | {lat['p99']:.1f} | {lat['max']:.1f}"
+            f" | {r.get('server_cpu_us_per_action') or 'n/a'} | {errors}"
             f" | {audit} | {bar} |"
         )
     return "\n".join(lines)

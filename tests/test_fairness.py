@@ -3,6 +3,7 @@ uniformity, and openings that check one card alone and catch any tampering."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections import Counter
@@ -81,6 +82,39 @@ def test_every_audit_path_leads_to_the_root(leaves: list[bytes], data: st.DataOb
     tree = MerkleTree(leaves)
     index = data.draw(st.integers(0, len(leaves) - 1))
     assert root_from_path(index, len(leaves), leaves[index], tree.path(index)) == tree.root
+
+
+def _rfc_6962_path(index: int, leaves: list[bytes]) -> list[bytes]:
+    """RFC 6962 section 2.1.1's PATH(m, D[n]), from its recursive definition."""
+
+    def mth(data: list[bytes]) -> bytes:
+        if len(data) == 1:
+            return hashlib.sha256(b"\x00" + data[0]).digest()
+        k = 1 << ((len(data) - 1).bit_length() - 1)
+        return hashlib.sha256(b"\x01" + mth(data[:k]) + mth(data[k:])).digest()
+
+    if len(leaves) == 1:
+        return []
+    k = 1 << ((len(leaves) - 1).bit_length() - 1)
+    if index < k:
+        return [*_rfc_6962_path(index, leaves[:k]), mth(leaves[k:])]
+    return [*_rfc_6962_path(index - k, leaves[k:]), mth(leaves[:k])]
+
+
+def test_audit_paths_are_rfc_6962_and_cost_no_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree keeps its levels: a deal opens up to 52 cards, and each path is a lookup."""
+    for size in [*range(1, 34), 52, 64, 65]:
+        leaves = [bytes([size, i]) for i in range(size)]
+        tree = MerkleTree(leaves)
+        expected = [_rfc_6962_path(i, leaves) for i in range(size)]
+        with monkeypatch.context() as patched:
+            patched.setattr(hashlib, "sha256", _no_hashing)
+            paths = [tree.path(i) for i in range(size)]
+        assert paths == expected, size
+
+
+def _no_hashing(*_args: object) -> object:
+    raise AssertionError("an audit path was hashed again")
 
 
 def test_a_deal_is_a_permutation_fixed_by_its_seeds() -> None:

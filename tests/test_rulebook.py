@@ -102,9 +102,8 @@ def scanned_files() -> Iterator[Path]:
 
 
 def replay_help() -> str:
-    parser = argparse.ArgumentParser(prog="studpoker")
-    replay.register(parser.add_subparsers())
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    subparsers = argparse.ArgumentParser(prog="studpoker").add_subparsers()
+    replay.register(subparsers)
     return str(subparsers.choices["replay"].format_help())
 
 

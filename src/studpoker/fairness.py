@@ -178,38 +178,36 @@ def _split(n: int) -> int:
 
 
 class MerkleTree:
-    """A Merkle tree over leaf data, hashed as RFC 6962 does (0x00 leaves, 0x01 nodes)."""
+    """A Merkle tree over leaf data, hashed as RFC 6962 does (0x00 leaves, 0x01 nodes).
+
+    The tree is built once, bottom up, and keeps every level, so an audit path is a lookup (the
+    room opens up to 52 cards a deal; working each path out again from the leaves cost more
+    than the rest of an opening). Pairing neighbours level by level and carrying an unpaired
+    last node up unchanged gives RFC 6962's tree, whose left subtree at each split holds the
+    largest power of two of leaves below the size."""
 
     def __init__(self, leaves: Sequence[bytes]) -> None:
         self.leaves = [bytes(x) for x in leaves]
-        self.root = self._root(self.leaves)
-
-    @classmethod
-    def _root(cls, data: Sequence[bytes]) -> bytes:
-        if not data:
-            return hashlib.sha256(b"").digest()
-        if len(data) == 1:
-            return _leaf(data[0])
-        k = _split(len(data))
-        return _node(cls._root(data[:k]), cls._root(data[k:]))
+        level = [_leaf(x) for x in self.leaves]
+        self.levels: list[list[bytes]] = [level]
+        while len(level) > 1:
+            paired = [_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+            if len(level) % 2:
+                paired.append(level[-1])
+            level = paired
+            self.levels.append(level)
+        self.root = level[0] if level else hashlib.sha256(b"").digest()
 
     def path(self, index: int) -> list[bytes]:
         """The audit path of leaf ``index``, nearest sibling first."""
         if not 0 <= index < len(self.leaves):
             raise FairnessError(f"no leaf {index} in a tree of {len(self.leaves)}")
         out: list[bytes] = []
-        data: Sequence[bytes] = self.leaves
-        lo = 0
-        while len(data) > 1:
-            k = _split(len(data))
-            if index - lo < k:
-                out.append(self._root(data[k:]))
-                data = data[:k]
-            else:
-                out.append(self._root(data[:k]))
-                data = data[k:]
-                lo += k
-        out.reverse()
+        for level in self.levels[:-1]:
+            sibling = index ^ 1
+            if sibling < len(level):  # an unpaired last node has no sibling at this level
+                out.append(level[sibling])
+            index //= 2
         return out
 
 

@@ -1,23 +1,57 @@
-"""The four games as frozen data records, their house rules and their stakes.
+"""The games: one frozen record per game holding every fact of it, and the one registry.
 
->>> game = get_game("7S")
->>> game.name, [s.name for s in game.streets]
-('Seven Card Stud', ['third', 'fourth', 'fifth', 'sixth', 'seventh'])
+>>> game = find_game("stud")  # a code or an alias, any case
+>>> game.code, game.name, [s.name for s in game.streets]
+('7S', 'Seven Card Stud', ['third', 'fourth', 'fifth', 'sixth', 'seventh'])
+>>> game.phh_variant, game.pokerstars_title, game.max_players
+('F7S', '7 Card Stud', 8)
 >>> Stakes.from_bets(500, 1000, game)
 Stakes(ante=100, bring_in=250, small_bet=500, big_bet=1000, small_blind=0, big_blind=0)
 >>> game.default_house.with_overrides(["max_raises=4"]).max_raises
 4
+
+Every other module reads the games from :data:`GAMES` (code -> :class:`Game`), :func:`find_game`,
+:func:`game_of_phh_variant` and :func:`game_of_pokerstars_title`; none keeps a table of its own
+(``tests/test_games_registry.py`` checks that), and the browser reads them from ``GET /api/games``.
+
+Adding a game is one new :class:`Game` record in ``_RECORDS`` below, with every field given, plus
+its rules where they are new:
+
+* nothing more when it is dealt and ranked as a game already here (another stud game with the
+  known hand types, say): the engine, the store's stakes and seats, PHH and PokerStars
+  histories, equity, the lobby and the browser all follow the record;
+* a new hand type (:data:`HandType`): its evaluators in :mod:`studpoker.evaluate` (scalar
+  ``NAME`` and ``NAME_value``, batch ``batch_NAME``) and its place in the engine's showdown
+  (``engine/showdown.py``);
+* a new bring-in or first-to-act rule (:data:`BringInRule`, :data:`FirstToAct`): the engine's
+  showing (``engine/showing.py``, ``engine/state.py``);
+* a new kind of deal (:data:`GameKind`, as hold'em's two hole cards were): every place that
+  branches on ``Game.kind`` / ``is_stud`` / ``has_button`` / ``two_plus_three`` / ``hole_cards`` /
+  ``board`` (the engine's dealing, showing and showdown, the PHH
+  deal order in ``history/phh/deal.py``, the PokerStars street markers, the equity solvers in
+  ``equity/``);
+* and its rules in docs/rules.md, with the tests those rules name.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
-GameKind = Literal["stud", "omaha"]
+GameKind = Literal["stud", "omaha", "holdem"]
+"""How cards are dealt and used: ``stud`` (each player's own down and up cards, best five of
+them), ``omaha`` (four hole cards and a board; exactly two of the hole cards and three of the
+board make a hand) or ``holdem`` (two hole cards and a board; the best five of the seven, in any
+combination)."""
 HandType = Literal["high", "low8", "razz"]
+"""A ranking; each names its evaluators in :mod:`studpoker.evaluate` (``high`` / ``high_value`` /
+``batch_high``, likewise ``low8`` and ``razz``; Omaha's two plus three is ``omaha8`` /
+``batch_omaha8``). The first hand type of a game wins the (high) half, a second one the low half."""
+LowKind = Literal["eight_or_better", "ace_to_five"]
 BringInRule = Literal["lowest_up_ace_high", "highest_up_ace_low", "none"]
 FirstToAct = Literal["best_high_board", "best_low_board", "left_of_button"]
 BringInTie = Literal["suit", "position"]
@@ -26,7 +60,7 @@ OddChip = Literal["high_card_by_suit", "seat_order"]
 
 
 class UnknownGameError(ValueError):
-    """Raised for a game code that is not one of :data:`GAMES`."""
+    """Raised for a game name (code, alias, PHH variant, PokerStars game) that is none of :data:`GAMES`."""
 
 
 class HouseRuleError(ValueError):
@@ -163,14 +197,12 @@ class Stakes:
     def from_bets(cls, small_bet: int, big_bet: int, game: Game | str, **overrides: int) -> Stakes:
         """Derive the forced bets from the two bet sizes (docs/rules.md, R-STAKES).
 
-        Stud: ante = big bet / 10, bring-in = small bet / 2; Omaha: blinds = small bet / 2 and
-        the small bet; all rounded down, and any of them can be given in ``overrides``.
+        The game's :class:`ForcedBetRule` says how (stud: ante = big bet / 10, bring-in = small
+        bet / 2; Omaha: blinds = small bet / 2 and the small bet; all rounded down); any of them
+        can be given in ``overrides``.
         """
-        record = get_game(game) if isinstance(game, str) else game
-        if record.kind == "stud":
-            values = {"ante": big_bet // 10, "bring_in": small_bet // 2, "small_blind": 0, "big_blind": 0}
-        else:
-            values = {"ante": 0, "bring_in": 0, "small_blind": small_bet // 2, "big_blind": small_bet}
+        record = find_game(game) if isinstance(game, str) else game
+        values = record.forced_bets.amounts(small_bet, big_bet)
         unknown = set(overrides) - {"ante", "bring_in", "small_blind", "big_blind"}
         if unknown:
             raise StakesError(f"unknown stakes field(s): {', '.join(sorted(unknown))}")
@@ -182,18 +214,49 @@ class Stakes:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Game:
-    """One game: how it is dealt, bet and won. Look it up with :func:`get_game`."""
+class ForcedBetRule:
+    """How a game's forced bets follow from its two bet sizes (docs/rules.md, R-STAKES), each
+    rounded down: the ante a fraction of the big bet, the bring-in and the blinds fractions of
+    the small bet (0: the game has none)."""
 
-    code: str
-    name: str
+    ante: Fraction = Fraction(0)
+    bring_in: Fraction = Fraction(0)
+    small_blind: Fraction = Fraction(0)
+    big_blind: Fraction = Fraction(0)
+
+    def amounts(self, small_bet: int, big_bet: int) -> dict[str, int]:
+        """``{ante, bring_in, small_blind, big_blind}`` for these bets.
+
+        >>> ForcedBetRule(ante=Fraction(1, 10), bring_in=Fraction(1, 2)).amounts(25, 50)
+        {'ante': 5, 'bring_in': 12, 'small_blind': 0, 'big_blind': 0}
+        """
+        return {
+            "ante": math.floor(big_bet * self.ante),
+            "bring_in": math.floor(small_bet * self.bring_in),
+            "small_blind": math.floor(small_bet * self.small_blind),
+            "big_blind": math.floor(small_bet * self.big_blind),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """One game with every fact of it: names, how it is dealt, bet and won, seats, stakes, house
+    rules and how histories name it. Look it up with :func:`find_game`."""
+
+    code: str  # the room's code: tables, protocol, CLI
+    aliases: tuple[str, ...]  # other names find_game accepts (any case)
+    name: str  # the full name (histories, tools)
+    short_name: str  # the lobby's name (default table names, the browser)
+    phh_variant: str  # the PHH ``variant`` code
+    pokerstars_titles: tuple[str, ...]  # PokerStars game strings (before " Limit"): the first is written
     kind: GameKind
     streets: tuple[Street, ...]
-    hand_types: tuple[HandType, ...]
+    hand_types: tuple[HandType, ...]  # the rankings, which name the evaluators
     bring_in: BringInRule
     first_to_act: FirstToAct
     min_players: int = 2
-    max_players: int
+    max_players: int  # also a table's most seats
+    forced_bets: ForcedBetRule
     default_house: HouseRules
 
     @property
@@ -201,12 +264,58 @@ class Game:
         return self.kind == "stud"
 
     @property
+    def has_button(self) -> bool:
+        """A button game (the board games): blinds left of the button, not antes and a bring-in."""
+        return self.kind != "stud"
+
+    @property
+    def two_plus_three(self) -> bool:
+        """A hand is exactly two hole cards and three board cards (Omaha), not the best five of all."""
+        return self.kind == "omaha"
+
+    @property
+    def hole_cards(self) -> int:
+        """The cards each player is dealt face down before the first round (hold'em 2, Omaha 4, stud 2)."""
+        return self.streets[0].down
+
+    @property
+    def board(self) -> bool:
+        """A board game: the players share community cards (stud deals one only if the deck runs short)."""
+        return any(s.board for s in self.streets)
+
+    @property
     def hi_lo(self) -> bool:
+        """A split game: half the pot to the best high, half to the best qualifying low."""
         return "low8" in self.hand_types
+
+    @property
+    def low_kind(self) -> LowKind | None:
+        """The low it ranks: eight or better (a half of a split pot), ace to five (razz, the whole pot)."""
+        if "low8" in self.hand_types:
+            return "eight_or_better"
+        return "ace_to_five" if "razz" in self.hand_types else None
 
     @property
     def cards_per_player(self) -> int:
         return sum(s.down + s.up for s in self.streets)
+
+    @property
+    def board_sizes(self) -> tuple[int, ...]:
+        """The board's sizes street by street, from none: Omaha (0, 3, 4, 5), stud (0,)."""
+        sizes = [0]
+        for street in self.streets:
+            if street.board:
+                sizes.append(sizes[-1] + street.board)
+        return tuple(sizes)
+
+    @property
+    def pokerstars_title(self) -> str:
+        """The game string a PokerStars history is written with (followed by " Limit")."""
+        return self.pokerstars_titles[0]
+
+    def names(self) -> tuple[str, ...]:
+        """Every name :func:`find_game` takes for this game (upper case)."""
+        return tuple(n.upper() for n in (self.code, *self.aliases))
 
 
 _STUD_STREETS = (
@@ -222,58 +331,151 @@ _OMAHA_STREETS = (
     Street(name="turn", board=1, big_bet=True),
     Street(name="river", board=1, big_bet=True),
 )
+_HOLDEM_STREETS = (
+    Street(name="preflop", down=2),
+    Street(name="flop", board=3),
+    Street(name="turn", board=1, big_bet=True),
+    Street(name="river", board=1, big_bet=True),
+)
+_ANTE_AND_BRING_IN = ForcedBetRule(ante=Fraction(1, 10), bring_in=Fraction(1, 2))
+_BLINDS = ForcedBetRule(small_blind=Fraction(1, 2), big_blind=Fraction(1))
 
-GAMES: dict[str, Game] = {
-    "7S": Game(
+_RECORDS = (
+    Game(
         code="7S",
+        aliases=("stud", "7cs", "seven-card-stud"),
         name="Seven Card Stud",
+        short_name="Stud",
+        phh_variant="F7S",
+        pokerstars_titles=("7 Card Stud",),
         kind="stud",
         streets=_STUD_STREETS,
         hand_types=("high",),
         bring_in="lowest_up_ace_high",
         first_to_act="best_high_board",
         max_players=8,
+        forced_bets=_ANTE_AND_BRING_IN,
         default_house=HouseRules(fourth_street_double_bet=True),
     ),
-    "7S8": Game(
+    Game(
         code="7S8",
+        aliases=("stud8", "7cs8", "stud-hi-lo"),
         name="Seven Card Stud Hi/Lo, eight or better",
+        short_name="Stud Hi/Lo",
+        phh_variant="F7S/8",
+        pokerstars_titles=("7 Card Stud Hi/Lo", "7 Card Stud Hi / Lo"),
         kind="stud",
         streets=_STUD_STREETS,
         hand_types=("high", "low8"),
         bring_in="lowest_up_ace_high",
         first_to_act="best_high_board",
         max_players=8,
+        forced_bets=_ANTE_AND_BRING_IN,
         default_house=HouseRules(),
     ),
-    "RZ": Game(
+    Game(
         code="RZ",
+        aliases=("razz",),
         name="Razz",
+        short_name="Razz",
+        phh_variant="FR",
+        pokerstars_titles=("Razz",),
         kind="stud",
         streets=_STUD_STREETS,
         hand_types=("razz",),
         bring_in="highest_up_ace_low",
         first_to_act="best_low_board",
         max_players=8,
+        forced_bets=_ANTE_AND_BRING_IN,
         default_house=HouseRules(),
     ),
-    "O8": Game(
+    Game(
         code="O8",
+        aliases=("omaha8", "omaha-hi-lo"),
         name="Fixed-limit Omaha Hi/Lo, eight or better",
+        short_name="Omaha Hi/Lo",
+        phh_variant="FO/8",
+        pokerstars_titles=("Omaha Hi/Lo",),
         kind="omaha",
         streets=_OMAHA_STREETS,
         hand_types=("high", "low8"),
         bring_in="none",
         first_to_act="left_of_button",
         max_players=10,
+        forced_bets=_BLINDS,
         default_house=HouseRules(odd_chip="seat_order"),
     ),
+    Game(
+        code="LHE",
+        aliases=("holdem", "limit holdem", "limit-holdem", "fixed-limit-holdem"),
+        name="Fixed-limit Texas Hold'em",
+        short_name="Limit Hold'em",
+        phh_variant="FT",
+        pokerstars_titles=("Hold'em",),
+        kind="holdem",
+        streets=_HOLDEM_STREETS,
+        hand_types=("high",),
+        bring_in="none",
+        first_to_act="left_of_button",
+        max_players=10,
+        forced_bets=_BLINDS,
+        default_house=HouseRules(odd_chip="seat_order"),
+    ),
+)
+
+GAMES: dict[str, Game] = {game.code: game for game in _RECORDS}
+"""The registry: every game by its code, in the order the lobby lists them."""
+
+_BY_NAME: dict[str, Game] = {name: game for game in _RECORDS for name in game.names()}
+_BY_PHH_VARIANT: dict[str, Game] = {game.phh_variant: game for game in _RECORDS}
+# PokerStars writes its game strings as they are and in capitals; a reader takes both.
+_BY_POKERSTARS_TITLE: dict[str, Game] = {
+    spelling: game
+    for game in _RECORDS
+    for title in game.pokerstars_titles
+    for spelling in (title, title.upper())
 }
 
 
-def get_game(code: str) -> Game:
-    """The game with this code (``7S``, ``7S8``, ``RZ``, ``O8``; case-insensitive)."""
-    game = GAMES.get(code.upper()) if isinstance(code, str) else None
+def find_game(name: str) -> Game:
+    """The game with this code or alias, any case (``7S``, ``stud``, ``omaha8``...).
+
+    >>> find_game("razz").code
+    'RZ'
+    >>> find_game("limit holdem").code
+    'LHE'
+    >>> find_game("draw")
+    Traceback (most recent call last):
+    ...
+    studpoker.games.UnknownGameError: unknown game 'draw'; known games: 7S, 7S8, RZ, O8, LHE
+    """
+    game = _BY_NAME.get(name.upper()) if isinstance(name, str) else None
     if game is None:
-        raise UnknownGameError(f"unknown game {code!r}; known games: {', '.join(GAMES)}")
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
     return game
+
+
+get_game = find_game  # the name the engine and its callers have always used
+
+
+def game_of_phh_variant(variant: str) -> Game:
+    """The game a PHH ``variant`` names (``F7S``, ``F7S/8``, ``FR``, ``FO/8``, ``FT``)."""
+    game = _BY_PHH_VARIANT.get(variant) if isinstance(variant, str) else None
+    if game is None:
+        known = ", ".join(sorted(_BY_PHH_VARIANT))
+        raise UnknownGameError(f"unknown variant {variant!r} (studpoker plays {known})")
+    return game
+
+
+def game_of_pokerstars_title(title: str) -> Game:
+    """The game a PokerStars game string names (``7 Card Stud Hi/Lo``, ``RAZZ``...)."""
+    game = _BY_POKERSTARS_TITLE.get(title) if isinstance(title, str) else None
+    if game is None:
+        raise UnknownGameError(f"{title!r} is not a game studpoker plays")
+    return game
+
+
+def pokerstars_titles() -> tuple[str, ...]:
+    """Every PokerStars game string a reader accepts, longest first (for a pattern that must
+    match ``7 Card Stud Hi/Lo`` before ``7 Card Stud``)."""
+    return tuple(sorted(_BY_POKERSTARS_TITLE, key=len, reverse=True))

@@ -73,6 +73,14 @@ class Server:
     log: Path
 
     def tables(self) -> list[dict[str, Any]]:
+        """The room's tables of one game each (a mixed-game table changes game as it plays: the
+        tests that pick a table by its game leave it out; ``mixed_tables`` lists those)."""
+        return [t for t in self._lobby() if t.get("rotation") is None]
+
+    def mixed_tables(self) -> list[dict[str, Any]]:
+        return [t for t in self._lobby() if t.get("rotation") is not None]
+
+    def _lobby(self) -> list[dict[str, Any]]:
         response = httpx.get(f"{self.url}api/tables", timeout=10)
         response.raise_for_status()
         data: list[dict[str, Any]] = response.json()
@@ -96,6 +104,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         # The suite registers its players from 127.0.0.1, more than the hourly default.
         "--set", "registrations_per_address_per_hour=1000",
         "--set", "registrations_per_address_per_day=1000",
+        # Every test module finds empty tables of its own.
+        "--set", "default_table_copies=3",
+        # No time bank: a decision times out when its countdown ends (test_time_bank.py has one).
+        "--set", "time_bank_max_seconds=0",
     ]  # fmt: skip
     with log.open("wb") as out:
         process = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)

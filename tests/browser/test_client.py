@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SCREENSHOTS, Server
+from tests.browser.scripted import handle, scripted_table
 
 pytestmark = pytest.mark.browser
 
@@ -82,11 +83,11 @@ def test_clock_rides_on_the_event_and_paused_resumed(page: Any) -> None:
 
 def test_action_buttons_for_legal_options(page: Any) -> None:
     cases: list[tuple[list[tuple[Any, ...]], int, list[str]]] = [
-        ([("fold", 0), ("call", 500), ("raise", 1000)], 0, ["Fold", "Call 5", "Raise to 10"]),
-        ([("bring_in", 250), ("complete", 500)], 0, ["Bring in 2.50", "Complete to 5"]),
-        ([("check", 0), ("bet", 500), ("bet", 1000)], 0, ["Check", "Bet 5 (small)", "Bet 10 (big)"]),
-        ([("fold", 0), ("call", 1000), ("raise", 2000)], 500, ["Fold", "Call 5", "Raise to 20"]),
-        ([("fold", 0), ("call", 300, True)], 0, ["Fold", "Call 3 (all-in)"]),
+        ([("fold", 0), ("call", 500), ("raise", 1000)], 0, ["Fold", "Call 5.00", "Raise to 10.00"]),
+        ([("bring_in", 250), ("complete", 500)], 0, ["Bring in 2.50", "Complete to 5.00"]),
+        ([("check", 0), ("bet", 500), ("bet", 1000)], 0, ["Check", "Bet 5.00 (small)", "Bet 10.00 (big)"]),
+        ([("fold", 0), ("call", 1000), ("raise", 2000)], 500, ["Fold", "Call 5.00", "Raise to 20.00"]),
+        ([("fold", 0), ("call", 300, True)], 0, ["Fold", "Call 3.00 (all-in)"]),
     ]
     for options, current, labels in cases:
         opts = [{"kind": o[0], "amount": o[1], "all_in": len(o) > 2} for o in options]
@@ -102,35 +103,32 @@ def test_action_buttons_for_legal_options(page: Any) -> None:
     assert keys == ["f", "c", "r"]
 
 
-def test_events_build_the_hand_and_pots(page: Any) -> None:
+def test_events_give_the_cards_and_their_changes_the_chips(page: Any) -> None:
     out = run(
         page,
         "state",
         """
-        const seats = [{ seat: 1, stack: 1000 }, { seat: 2, stack: 300 }, { seat: 3, stack: 1000 }];
-        const st = { table: { game: '7S' }, seats, handSeats: [1, 2, 3] };
-        let h = null;
-        const evs = [
-          { kind: 'hand_start', detail: '7S' },
-          ...[1, 2, 3].map(seat => ({ kind: 'post_ante', seat, amount: 10 })),
-          { kind: 'deal', seat: 1, cards: ['As'], detail: 'down' },
-          { kind: 'deal', seat: 2, cards: [null], detail: 'down' },
-          { kind: 'deal', seat: 2, cards: ['Kd'], detail: 'up' },
-          { kind: 'street', street: 'third', seat: 2 },
-          { kind: 'action', seat: 2, action: 'bring_in', amount: 25 },
-          { kind: 'action', seat: 3, action: 'complete', amount: 50 },
-          { kind: 'action', seat: 1, action: 'raise', amount: 400 },
-          { kind: 'action', seat: 2, action: 'call', amount: 290, all_in: true },
-          { kind: 'action', seat: 3, action: 'call', amount: 400 },
-          { kind: 'street', street: 'fourth', seat: 1 },
+        const seat = (seat, stack, bet, contributed, all_in = false) =>
+          ({ seat, stack, bet, contributed, folded: false, all_in, protected: false });
+        const frames = [
+          { event: { kind: 'hand_start', detail: '7S' } },
+          { event: { kind: 'deal', seat: 1, cards: ['As'], detail: 'down' } },
+          { event: { kind: 'deal', seat: 2, cards: [null], detail: 'down' } },
+          { event: { kind: 'deal', seat: 2, cards: ['Kd'], detail: 'up' },
+            changes: { street: 'third', to_act: 2, bring_in_seat: 2, button: null, is_over: false,
+                       pots: [{ amount: 30, eligible: [1, 2, 3] }],
+                       seats: [seat(1, 990, 0, 10), seat(2, 290, 0, 10), seat(3, 990, 0, 10)] } },
+          { event: { kind: 'action', seat: 2, action: 'call', amount: 290, all_in: true },
+            changes: { to_act: 3, seats: [seat(2, 0, 290, 300, true)],
+                       pots: [{ amount: 900, eligible: [1, 2, 3] }, { amount: 220, eligible: [1, 3] }] } },
         ];
-        for (const ev of evs) h = m.reduceEvent(h, ev, st);
-        const pots = m.potsOf(h);
-        return { pots, p2: h.players[1], street: h.street, toAct: h.to_act };
+        let h = null;
+        for (const f of frames) h = m.applyHandEvent(h, f, '7S');
+        return { pots: m.drawnPots(h.pots), p2: h.players[1], street: h.street, toAct: h.to_act };
         """,
     )
-    assert out["street"] == "fourth" and out["toAct"] == 1
-    assert out["p2"]["stack"] == 0 and out["p2"]["all_in"] is True
+    assert out["street"] == "third" and out["toAct"] == 3
+    assert out["p2"]["stack"] == 0 and out["p2"]["all_in"] is True and out["p2"]["bet"] == 290
     assert out["p2"]["cards"] == [{"card": None, "up": False}, {"card": "Kd", "up": True}]
     assert [p["amount"] for p in out["pots"]] == [900, 220]
     assert out["pots"][0]["eligible"] == [1, 2, 3] and out["pots"][1]["eligible"] == [1, 3]
@@ -171,7 +169,7 @@ def test_omaha_table_has_ten_seats_a_board_and_the_button(page: Any) -> None:
         "button": 3,
         "bring_in_seat": None,
         "board": ["Ah", "7d", "2c"],
-        "pots": [],
+        "pots": [{"amount": 800, "eligible": [1, 3, 6, 9]}],
         "to_act": 1,
         "legal": None,
         "is_over": False,
@@ -263,27 +261,9 @@ def test_pre_action_boxes_and_keyboard(page: Any) -> None:
     )
     assert out["boxes"] == "shown"
     assert out["fired"] is True  # "call any" answered the first offer by itself, once
-    assert out["labels"] == ["FoldF", "Call 10C", "Raise to 15R"]
+    assert out["labels"] == ["FoldF", "Call 10.00C", "Raise to 15.00R"]
     assert out["sent"] == ["call:500", "raise:1500"]
     assert out["after"] == 0
-
-
-def test_omaha_button_from_the_blinds(page: Any) -> None:
-    out = run(
-        page,
-        "state",
-        """
-        const button = (seats, sb) => {
-          const table = { game: 'O8' };
-          const st = { table, seats: seats.map(seat => ({ seat, stack: 1000 })), handSeats: seats };
-          let h = m.reduceEvent(null, { kind: 'hand_start', detail: 'O8' }, st);
-          h = m.reduceEvent(h, { kind: 'post_blind', seat: sb, amount: 25, detail: 'small' }, st);
-          return h.button;
-        };
-        return [button([1, 5, 8], 8), button([1, 5, 8], 1), button([3, 6], 3)];
-        """,
-    )
-    assert out == [5, 8, 3]
 
 
 def test_card_sheet_screenshot(page: Any) -> None:
@@ -322,7 +302,9 @@ def test_card_sheet_screenshot(page: Any) -> None:
 
 def six_handed_messages() -> list[dict[str, Any]]:
     """A scripted 7-stud hand in the server's message format: six seats (one disconnected, one
-    sitting out), antes, a bring-in, a short all-in, a side pot and a showdown."""
+    sitting out), antes, a bring-in, a short all-in, a side pot and a showdown. The last event
+    of each batch carries the batch's ``changes`` (protocol 1.5): the chips, flags and pots the
+    client draws."""
     names = {1: "alice", 2: "bob", 4: "carol", 5: "dave", 7: "erin", 8: "frank"}
     stacks = {1: 20000, 2: 15000, 4: 9000, 5: 30000, 7: 500, 8: 12000}
     seats = [
@@ -340,8 +322,29 @@ def six_handed_messages() -> list[dict[str, Any]]:
     def push(message: dict[str, Any]) -> None:
         out.append({**message, "table_id": 1, "version": out[-1]["version"] + 1})
 
-    def event(**e: Any) -> None:
-        push({"type": "event", "hand_id": "h1", "event": e})
+    def event(changes: dict[str, Any] | None = None, **e: Any) -> None:
+        push({"type": "event", "hand_id": "h1", "event": e, **({"changes": changes} if changes else {})})
+
+    def told(seat: int, stack: int, bet: int, put: int, **flags: bool) -> dict[str, Any]:
+        return {"seat": seat, "stack": stack, "bet": bet, "contributed": put,
+                **{"folded": False, "all_in": False, "protected": False, **flags}}  # fmt: skip
+
+    def pots(*pots: tuple[int, list[int]]) -> list[dict[str, Any]]:
+        return [{"amount": amount, "eligible": eligible} for amount, eligible in pots]
+
+    everyone = [1, 2, 4, 5, 7]
+    # What the server says after each action of third street: the pots in the middle hold the
+    # antes until the street's bets are gathered (a fold changes who may win them).
+    third_changes: list[dict[str, Any]] = [
+        {"to_act": 4, "seats": [told(2, 14650, 250, 350)]},
+        {"to_act": 5, "seats": [told(4, 8650, 250, 350)]},
+        {"to_act": 7, "seats": [told(5, 29400, 500, 600)]},
+        {"to_act": 1, "seats": [told(7, 0, 400, 500, all_in=True)]},
+        {"to_act": 2, "seats": [told(1, 18900, 1000, 1100)]},
+        {"to_act": 4, "seats": [told(2, 14650, 250, 350, folded=True)], "pots": pots((500, [1, 4, 5, 7]))},
+        {"to_act": 5, "seats": [told(4, 8650, 250, 350, folded=True)], "pots": pots((500, [1, 5, 7]))},
+        {},  # the call that ends the street: its batch goes on to fourth street's cards
+    ]  # fmt: skip
 
     players = [1, 2, 4, 5, 7]
     push({"type": "hand_started", "hand_id": "h1", "game": "7S", "commitment": "ab" * 32, "seats": players})
@@ -356,18 +359,34 @@ def six_handed_messages() -> list[dict[str, Any]]:
         for s in players:
             event(kind="deal", seat=s, cards=[cards[s][i]], detail="up" if i == 2 else "down")
     event(kind="street", street="third", seat=2)
-    event(kind="bring_in_player", seat=2)
+    event(
+        kind="bring_in_player",
+        seat=2,
+        changes={
+            "street": "third", "to_act": 2, "button": None, "bring_in_seat": 2, "is_over": False,
+            "pots": pots((500, everyone)),
+            "seats": [told(s, stacks[s] - 100, 0, 100) for s in everyone],
+        },
+    )  # fmt: skip
     third: list[tuple[int, str, int | None]] = [
         (2, "bring_in", 250), (4, "call", 250), (5, "complete", 500), (7, "call", 400),
         (1, "raise", 1000), (2, "fold", None), (4, "fold", None), (5, "call", 1000),
     ]  # fmt: skip
-    for seat, action, amount in third:
-        event(kind="action", seat=seat, action=action, amount=amount, all_in=seat == 7)
-    event(kind="street", street="fourth", seat=5)
+    for (seat, action, amount), changes in zip(third, third_changes, strict=True):
+        event(changes, kind="action", seat=seat, action=action, amount=amount, all_in=seat == 7)
+    event(kind="street", street="fourth")
+    fourth = {
+        "street": "fourth", "to_act": 5, "pots": pots((2200, [1, 5, 7]), (1200, [1, 5])),
+        "seats": [told(1, 18900, 0, 1100), told(2, 14650, 0, 350, folded=True),
+                  told(4, 8650, 0, 350, folded=True), told(5, 28900, 0, 1100),
+                  told(7, 0, 0, 500, all_in=True)],
+    }  # fmt: skip
     for s in (1, 5, 7):
-        event(kind="deal", seat=s, cards=[cards[s][3]], detail="up")
-    event(kind="action", seat=5, action="bet", amount=1000)
-    event(kind="action", seat=1, action="call", amount=1000)
+        event(fourth if s == 7 else None, kind="deal", seat=s, cards=[cards[s][3]], detail="up")
+    bet = {"to_act": 1, "seats": [told(5, 27900, 1000, 2100)]}
+    event(bet, kind="action", seat=5, action="bet", amount=1000)
+    called = {"to_act": None, "seats": [told(1, 17900, 1000, 2100)]}
+    event(called, kind="action", seat=1, action="call", amount=1000)
     shown: list[tuple[int, list[str], str, list[str]]] = [
         (5, ["2h", "3h", "8d", "8c", "Ac"], "Pair of Eights", ["8d", "8c", "Ac", "3h", "2h"]),
         (1, ["As", "Kd", "Qh", "Qs", "7c"], "Pair of Queens, Ace high", ["Qh", "Qs", "As", "Kd", "7c"]),
@@ -377,7 +396,8 @@ def six_handed_messages() -> list[dict[str, Any]]:
         event(kind="show", seat=seat, cards=hand, detail=name)
     event(kind="award", seat=1, amount=2200, pot=0, detail="whole")
     event(kind="award", seat=1, amount=3200, pot=1, detail="whole")
-    event(kind="hand_end")
+    end = {"is_over": True, "pots": [], "seats": [told(1, 23300, 0, 2100), told(5, 27900, 0, 2100)]}
+    event(end, kind="hand_end")
 
     def pot(index: int, amount: int, eligible: list[int]) -> dict[str, Any]:
         share = {"seat": 1, "amount": amount, "half": "whole"}
@@ -400,38 +420,22 @@ def test_scripted_six_handed_showdown(browser: Any, server: Server) -> None:
     side pots and the showdown; writes docs/screenshots/showdown-6max.png."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    page.goto(server.url)
-    page.wait_for_function("() => window.studpoker")
-    page.evaluate(
-        """async () => {
-            const { TableState } = await import('/js/state.js');
-            const app = window.studpoker;
-            app.me = { id: 1, name: 'alice', bankroll: 100000 };
-            document.querySelector('#view-lobby').hidden = true;
-            document.querySelector('#view-table').hidden = false;
-            app.tableId = 1;
-            app.state = new TableState(1, {});
-            app.state.myAccount = 1;
-            app.state.subscribe((st, reason) => app.onState(st, reason));
-        }"""
-    )
+    scripted_table(page, server)
     messages = six_handed_messages()
     before_showdown = next(i for i, m in enumerate(messages) if m.get("event", {}).get("kind") == "show")
-    for message in messages[:before_showdown]:
-        page.evaluate("(m) => window.studpoker.handle(m)", message)
+    handle(page, *messages[:before_showdown])
     pots = page.locator("#center .pot").all_inner_texts()
     # main pot with erin all-in, side pot; the bets of 4th street are still in front of the players
-    assert [p.split()[-1] for p in pots] == ["22", "12"]
-    assert page.locator(".bet").all_inner_texts() == ["10", "10"]
+    assert [p.split()[-1] for p in pots] == ["22.00", "12.00"]
+    assert page.locator(".bet").all_inner_texts() == ["10.00", "10.00"]
     assert page.locator(".seat.disconnected").count() == 1
     assert page.locator(".seat.sitting-out").count() == 1
     assert page.locator(".seat.folded").count() == 2
     assert page.locator(".seat .tag.allin").count() == 1
-    for message in messages[before_showdown:]:
-        page.evaluate("(m) => window.studpoker.handle(m)", message)
+    handle(page, *messages[before_showdown:])
     page.wait_for_timeout(1600)  # three hands turn up one after the other
     banner = page.inner_text(".result-banner")
-    assert "Main pot 22: alice wins 22" in banner and "Side pot 1 32: alice wins 32" in banner
+    assert "Main pot 22.00: alice wins 22.00" in banner and "Side pot 1 32.00: alice wins 32.00" in banner
     assert page.locator(".seat .hand-name").count() == 3
     assert page.locator(".card.win").count() == 5
     page.screenshot(path=str(SCREENSHOTS / "showdown-6max.png"))

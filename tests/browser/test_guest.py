@@ -50,10 +50,11 @@ def test_guest_watches_and_the_lobby_updates_itself(browser: Any, server: Server
     g.wait_for_selector(".seat .plate >> text=gina")
     assert g.evaluate("() => window.studpoker.state.yourSeat") is None
     assert any('"guest": true' in f or '"guest":true' in f for f in frames)
-    # Joining (sitting) needs an account: the guest is asked to log in.
+    # Joining (sitting) needs an account: the guest is asked to log in, at the table.
     g.locator("#seats button.sit").first.click()
-    g.wait_for_selector("#toast:not([hidden])")
-    assert "log in" in g.locator("#toast").inner_text().lower()
+    g.wait_for_selector("#login-dialog[open]")
+    assert "log in" in g.locator("#login-dialog h3").inner_text().lower()
+    g.click("#login-dialog button[value='cancel']")
     assert not any('"type":"sit"' in f for f in frames)
 
     p.click("#standup-btn")

@@ -58,9 +58,10 @@ def click_passive(page: Any) -> str | None:
 
 def watcher_dom(page: Any) -> dict[str, Any]:
     """In one go: whether the showdown is on screen, and every face-up card in the page."""
+    # (the hands turn up from the hand's end; the result banner follows once they are all up)
     result: dict[str, Any] = page.evaluate(
         """() => ({
-            showdown: Boolean(document.querySelector('.result-banner')),
+            showdown: Boolean(document.querySelector('.result-banner') || window.studpoker.state?.hand?.over),
             cards: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
             labels: [...document.querySelectorAll('svg[aria-label]')].map(e => e.getAttribute('aria-label')),
         })"""
@@ -178,14 +179,20 @@ def test_players_play_a_hand_to_showdown_watched(browser: Any, server: Server) -
     # (The next hand starts after the server's pause: look quickly.)
     a.wait_for_selector(".result-banner")
     banner = a.inner_text(".result-banner")
-    a.wait_for_timeout(2000)  # the hands turn up one after the other
+    finished = json.loads(next(f for f in frames if '"hand_finished"' in f))
+    shown = finished["result"]["shown"]
+    # The hands turn up one after the other: wait for them all (not a fixed time, which a loaded
+    # machine can stretch past the server's pause before the next hand clears them).
+    a.wait_for_function(
+        "n => document.querySelectorAll('.seat .hand-name').length >= n"
+        " && document.querySelectorAll('.card.win').length >= 5",
+        arg=len(shown),
+    )
     names = a.locator(".seat .hand-name").count()
     lit = a.locator(".card.win").count()
     a.screenshot(path=str(SCREENSHOTS / "showdown.png"))
     b.screenshot(path=str(SCREENSHOTS / "phone.png"))
     assert re.search(r"wins \d", banner), banner
-    finished = json.loads(next(f for f in frames if '"hand_finished"' in f))
-    shown = finished["result"]["shown"]
     assert len(shown) >= 1 and len(shown) + len(finished["result"]["mucked"]) == 3
     assert names >= len(shown)
     assert lit >= 5

@@ -9,7 +9,8 @@ options (kinds and exact amounts). At the end the finishing stacks must be equal
 Our house switches follow PokerKit's behaviour (``HouseRules.pokerkit_compat`` plus the 4th
 street double bet off, which PokerKit does not have). PokerKit's
 ``FixedLimitOmahaHoldemHighLowSplitEightOrBetter`` inherits the pot-limit mixin in 0.7.7; it is
-corrected here to the fixed-limit structure (:class:`FixedLimitOmahaEight`).
+corrected here to the fixed-limit structure (:class:`FixedLimitOmahaEight`). Limit hold'em is
+``FixedLimitTexasHoldem`` with the same pre-flop cap (:class:`FixedLimitHoldem`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pokerkit.games import (
     FixedLimitRazz,
     FixedLimitSevenCardStud,
     FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    FixedLimitTexasHoldem,
 )
 from pokerkit.notation import HandHistory
 from pokerkit.utilities import Card as PkCard
@@ -39,20 +41,31 @@ from studpoker.engine.events import EventKind
 from studpoker.games import HouseRules, Stakes, get_game
 
 
-class FixedLimitOmahaEight(FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
-    """PokerKit's FO/8 with fixed-limit betting, as its name says (0.7.7 inherits pot-limit).
-
-    Pre-flop PokerKit does not count the big blind as the bet, so it allows the blind and four
+def _cap_preflop_at_three_raises(game: Any) -> None:
+    """Pre-flop PokerKit does not count the big blind as the bet, so it allows the blind and four
     raises; the rule book counts the big blind as the bet (blind and three raises), so the pre-flop
-    street is capped at three raises here.
-    """
+    street is capped at three raises here."""
+    preflop, *rest = game.streets
+    assert preflop.max_completion_betting_or_raising_count is not None
+    cap = preflop.max_completion_betting_or_raising_count - 1
+    game.streets = (dataclasses.replace(preflop, max_completion_betting_or_raising_count=cap), *rest)
+
+
+class FixedLimitOmahaEight(FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
+    """PokerKit's FO/8 with fixed-limit betting, as its name says (0.7.7 inherits pot-limit), and
+    the pre-flop cap of the rule book (:func:`_cap_preflop_at_three_raises`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        preflop, *rest = self.streets
-        assert preflop.max_completion_betting_or_raising_count is not None
-        cap = preflop.max_completion_betting_or_raising_count - 1
-        self.streets = (dataclasses.replace(preflop, max_completion_betting_or_raising_count=cap), *rest)
+        _cap_preflop_at_three_raises(self)
+
+
+class FixedLimitHoldem(FixedLimitTexasHoldem):
+    """PokerKit's FT with the pre-flop cap of the rule book (:func:`_cap_preflop_at_three_raises`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _cap_preflop_at_three_raises(self)
 
 
 AUTOMATIONS = (
@@ -82,8 +95,11 @@ def compat_house(code: str) -> HouseRules:
 def pokerkit_game(code: str, stakes: Stakes, *, notation: bool = False) -> Any:
     """PokerKit's game for ours. ``notation``: the class PokerKit's ``HandHistory`` knows (its
     own FO/8, whose fields are the same), to write a state it played as PHH."""
-    if code == "O8":
-        cls: Any = FixedLimitOmahaHoldemHighLowSplitEightOrBetter if notation else FixedLimitOmahaEight
+    if not get_game(code).is_stud:
+        if code == "O8":
+            cls: Any = FixedLimitOmahaHoldemHighLowSplitEightOrBetter if notation else FixedLimitOmahaEight
+        else:
+            cls = FixedLimitTexasHoldem if notation else FixedLimitHoldem
         return cls(
             AUTOMATIONS,
             True,
@@ -98,7 +114,7 @@ def pokerkit_game(code: str, stakes: Stakes, *, notation: bool = False) -> Any:
 
 
 def pokerkit_state(code: str, stakes: Stakes, stacks: list[int]) -> Any:
-    """A PokerKit state for the game; player i is our seat i + 1 (the O8 button is the last seat)."""
+    """A PokerKit state for the game; player i is our seat i + 1 (a board game's button: the last seat)."""
     return pokerkit_game(code, stakes)(stacks, len(stacks))
 
 
@@ -290,7 +306,8 @@ def pokerkit_idle_check(state: Any, hand: Hand) -> bool:
     return bool(others) and all(not state.stacks[i] for i in others)
 
 
-def play_both(
+# Over the complexity limits: drives both engines in lockstep, one branch per outcome.
+def play_both(  # noqa: C901, PLR0912, PLR0915
     code: str,
     seed: int,
     *,
@@ -438,6 +455,8 @@ def play_both(
             known = SIDE_POT_LOW
         elif explained_by_merged_pots(result, ours_final, theirs_final):
             known = MERGED_POTS
+        elif explained_by_merged_pots(result, pokerkit_side_pot_lows(result, ours_final), theirs_final):
+            known = BOTH  # a low-less side pot split PokerKit's way, then odd units of merged pots
     return Outcome(
         code, stacks, ours_final, theirs_final, log, short_all_in, known, hand, stakes, state, idle_checks
     )
@@ -466,7 +485,32 @@ def explained_by_side_pot_low(result: Any, ours: list[int], theirs: list[int]) -
     return bool(differing) and differing <= involved
 
 
+def pokerkit_side_pot_lows(result: Any, ours: list[int]) -> list[int]:
+    """Our final stacks with each pot that has no qualifying low among its hands (in a hand where
+    some pot has one) paid PokerKit's way (see :func:`explained_by_side_pot_low`): the low half
+    taken from that pot's high winners and shared equally among its eligible hands that PokerKit
+    does not kill (those that win some pot), the remainder to the first. Only for pots with one
+    high winner, the case met; others unchanged."""
+    lows = {h.seat for h in result.shown if h.low is not None}
+    adjusted = list(ours)
+    if not lows:
+        return adjusted
+    winning = {s.seat for pot in result.pots for s in pot.shares}
+    for pot in result.pots:
+        winners = {s.seat for s in pot.shares}
+        sharing = [seat for seat in pot.eligible if seat in winning]
+        if len(sharing) < 2 or lows & set(pot.eligible) or len(winners) != 1:
+            continue
+        low_half = pot.amount // 2
+        adjusted[winners.pop() - 1] -= low_half
+        each, remainder = divmod(low_half, len(sharing))
+        for n, seat in enumerate(sharing):
+            adjusted[seat - 1] += each + (remainder if n == 0 else 0)
+    return adjusted
+
+
 MERGED_POTS = "odd units: PokerKit merges pots and gives a whole remainder to one player"
+BOTH = "both: a low-less side pot split PokerKit's way and odd units of merged pots"
 
 
 def explained_by_merged_pots(result: Any, ours: list[int], theirs: list[int]) -> bool:

@@ -18,6 +18,7 @@ from studpoker.engine import Hand
 from studpoker.games import Stakes
 from tests.differential.peer import (
     AUTOMATIONS,
+    BOTH,
     MERGED_POTS,
     SIDE_POT_LOW,
     DivergenceError,
@@ -201,4 +202,16 @@ def test_odd_units(code: str, seed: int) -> None:
     to one player (O8 1233: a three-way tie of 245 gives 82/82/81 here, 83/81/81 there)."""
     outcome = play_both(code, seed)
     assert outcome.known == MERGED_POTS
+    assert sum(outcome.ours) == sum(outcome.theirs)
+
+
+def test_side_pot_without_a_low_and_odd_units_in_one_hand() -> None:
+    """Both differences in one hand (7S8 1,019,180 of the slow run): the side pots that only
+    seats 2, 3 and 7 contest hold no low, and the main pots split high and low between seat 7
+    (trip threes) and seat 4 (8-6 low). The rule book splits each pot on its own (293 and 65:
+    147/146 and 33/32) and gives the low-less side pots (76, 24) whole to seat 7's high hand;
+    PokerKit merges the first two (358: 179/179) and shares the side pots' low halves."""
+    outcome = play_both("7S8", 1_019_180)
+    assert outcome.known == BOTH
+    assert outcome.ours == [0, 480, 646, 178, 820, 923, 280]
     assert sum(outcome.ours) == sum(outcome.theirs)

@@ -12,8 +12,10 @@ import warnings
 import pytest
 from pokerkit.notation import HandHistory
 
+import studpoker.games
 from studpoker.history.phh import dump_hand, finishing_stacks, loads, replay
 from tests.differential.peer import (
+    BOTH,
     MERGED_POTS,
     SIDE_POT_LOW,
     DivergenceError,
@@ -23,8 +25,8 @@ from tests.differential.peer import (
     pokerkit_replays,
 )
 
-GAMES = ["7S", "7S8", "RZ", "O8"]
-FAST_HANDS = {"7S": 200, "7S8": 200, "RZ": 200, "O8": 120}
+GAMES = list(studpoker.games.GAMES)
+FAST_HANDS = {"7S": 200, "7S8": 200, "RZ": 200, "O8": 120, "LHE": 200}
 SLOW_HANDS = 100_000
 SLOW_CHUNK = 10_000
 TINY_HANDS = 40
@@ -58,7 +60,7 @@ def _run(code: str, seeds: range, *, tiny_stacks: bool = False, histories: bool 
             if histories:
                 _histories_agree(code, outcome)
         else:
-            assert outcome.known in (SIDE_POT_LOW, MERGED_POTS), (
+            assert outcome.known in (SIDE_POT_LOW, MERGED_POTS, BOTH), (
                 f"{code} seed {seed}: stacks ours {outcome.ours} PokerKit {outcome.theirs}\n  "
                 + "\n  ".join(outcome.log)
             )
@@ -98,7 +100,7 @@ def test_pokerkit_replays_our_phh(code: str) -> None:
         assert list(final.stacks) == outcome.theirs, f"{code} seed {seed}\n{text}"
 
 
-@pytest.mark.parametrize("code", ["7S", "RZ", "O8"])
+@pytest.mark.parametrize("code", ["7S", "RZ", "O8", "LHE"])
 def test_short_all_ins_are_the_only_betting_differences(code: str) -> None:
     """With short all-in bets and raises allowed (§129), the two sides may disagree on the
     options, but only after such an all-in (see test_pokerkit_differences)."""

@@ -7,18 +7,21 @@ import pytest
 from studpoker.games import GAMES, HouseRuleError, HouseRules, Stakes, StakesError, UnknownGameError, get_game
 
 
-def test_four_games_by_code() -> None:
-    assert set(GAMES) == {"7S", "7S8", "RZ", "O8"}
+def test_five_games_by_code() -> None:
+    assert set(GAMES) == {"7S", "7S8", "RZ", "O8", "LHE"}
     assert get_game("7s8").code == "7S8"
     assert get_game("RZ").hand_types == ("razz",)
     assert get_game("7S8").hand_types == ("high", "low8")
     assert get_game("O8").kind == "omaha"
     assert get_game("O8").max_players == 10
     assert get_game("7S").max_players == 8
+    assert get_game("limit holdem").code == "LHE" and get_game("LHE").hand_types == ("high",)
+    assert get_game("LHE").kind == "holdem" and get_game("LHE").hole_cards == 2
+    assert get_game("LHE").max_players == 10
 
 
 def test_unknown_game_names_known_codes() -> None:
-    with pytest.raises(UnknownGameError, match="7S, 7S8, RZ, O8"):
+    with pytest.raises(UnknownGameError, match="7S, 7S8, RZ, O8, LHE"):
         get_game("XX")
     assert issubclass(UnknownGameError, ValueError)
 

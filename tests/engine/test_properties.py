@@ -48,11 +48,11 @@ def hands(draw: st.DrawFn) -> tuple[Hand, random.Random]:
     if draw(st.integers(0, 3)) == 0:  # irregular forced bets: per-seat antes, Omaha blinds
         antes = {s: draw(st.integers(0, 3)) for s in seats} if draw(st.booleans()) else None
         blinds = None
-        if game.kind == "omaha" and draw(st.booleans()):
+        if game.has_button and draw(st.booleans()):
             blinds = {s: draw(st.integers(0, stakes.small_bet)) for s in seats}
         forced = ForcedBets(antes=antes, blinds=blinds)
     rng = random.Random(draw(st.integers(0, 2**32)))
-    button = draw(st.sampled_from(seats)) if game.kind == "omaha" else None
+    button = draw(st.sampled_from(seats)) if game.has_button else None
     hand = Hand(
         game,
         stakes,

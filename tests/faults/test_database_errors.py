@@ -21,6 +21,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
+from studpoker.server.store_adapter import StoreTableAdapter
+from studpoker.server.table.ports import HandEnd
 from studpoker.store import Store
 from tests.server.conftest import Client, Harness, make_settings, passive_choice, running_server
 
@@ -31,7 +33,7 @@ MESSAGES = ["database or disk is full", "database is locked"]
 def failing_writes(store: Store, message: str) -> Iterator[list[int]]:
     """Every write transaction of ``store`` fails like SQLite does; yields the failure count."""
     failures = [0]
-    original = store._write
+    original = store.database.write
 
     @contextlib.asynccontextmanager
     async def broken() -> AsyncIterator[Any]:
@@ -39,11 +41,11 @@ def failing_writes(store: Store, message: str) -> Iterator[list[int]]:
         raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(message))
         yield  # pragma: no cover
 
-    store._write = broken  # type: ignore[method-assign]
+    store.database.write = broken
     try:
         yield failures
     finally:
-        store._write = original  # type: ignore[method-assign]
+        store.database.write = original
 
 
 async def db_counts(harness: Harness) -> dict[str, Any]:
@@ -53,6 +55,14 @@ async def db_counts(harness: Harness) -> dict[str, Any]:
             "hands": [tuple(r) for r in (await conn.execute(text("select id, status from hands"))).all()],
             "hand_seats": (await conn.execute(text("select count(*), sum(award) from hand_seats"))).one(),
         }
+
+
+async def table_line(harness: Harness, table_id: int) -> dict[str, Any]:
+    """The table as the lobby shows it (``GET /api/tables/{id}``): its seats and hand."""
+    response = await harness.http.get(f"/api/tables/{table_id}")
+    assert response.status_code == 200, response.text
+    line: dict[str, Any] = response.json()
+    return line
 
 
 async def seated_pair(harness: Harness) -> tuple[int, list[Client]]:
@@ -107,10 +117,9 @@ async def test_no_hand_starts_while_writes_fail(tmp_path: Path, message: str) ->
     async with running_server(make_settings(tmp_path, hand_pause_seconds=1.0)) as harness:
         table_id, clients = await seated_pair(harness)
         before = await db_counts(harness)
-        actor = harness.room.actors[table_id]
         with failing_writes(harness.store, message) as failures:
             await asyncio.sleep(2.5)
-            assert actor.hand is None and actor.hand_id is None
+            assert (await table_line(harness, table_id))["hand_id"] is None
             assert failures[0] >= 1
             assert await db_counts(harness) == before
             assert not any(m["type"] == "hand_started" for c in clients for m in c.log)
@@ -138,7 +147,7 @@ async def test_sitting_down_while_writes_fail_is_refused_cleanly(tmp_path: Path)
         with failing_writes(harness.store, MESSAGES[0]):
             answer = await client.request(type="sit", table_id=table.table_id, seat=1, buy_in=4000)
         assert answer["type"] == "error", answer
-        assert harness.room.actors[table.table_id].seats == {}
+        assert (await table_line(harness, table.table_id))["seats"] == []
         assert await db_counts(harness) == before
         # Works once the database is back.
         await harness.seat(client, table.table_id, 1, 4000)
@@ -152,14 +161,13 @@ async def test_standing_up_while_writes_fail_is_not_acknowledged(tmp_path: Path)
         with failing_writes(harness.store, MESSAGES[0]):
             answer = await client.request(type="stand_up", table_id=table.table_id)
             await asyncio.sleep(0.3)
-        assert 1 in harness.room.actors[table.table_id].seats
+        assert [s["seat"] for s in (await table_line(harness, table.table_id))["seats"]] == [1]
         assert answer["type"] == "error", answer
 
 
 async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as harness:
         table_id, clients = await seated_pair(harness)
-        actor = harness.room.actors[table_id]
         seen = await play_until(clients, lambda m: m["type"] == "your_turn", 10)
         hand_id = next(m["hand_id"] for m in seen if m["type"] == "your_turn")  # answered already
         before = await db_counts(harness)
@@ -173,7 +181,7 @@ async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands
             assert report.balanced, report.render()
             # No new hand while the database fails.
             assert not any(m["type"] == "hand_started" and m["hand_id"] != hand_id for m in during)
-            assert actor.hand_id in (None, hand_id)
+            assert (await table_line(harness, table_id))["hand_id"] in (None, hand_id)
         await asyncio.sleep(0.5)
         report = await harness.store.audit()
         assert report.balanced, report.render()
@@ -181,8 +189,7 @@ async def test_disk_full_at_the_end_of_a_hand_writes_nothing_and_stops_new_hands
 
 async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path)) as harness:
-        table_id, clients = await seated_pair(harness)
-        actor = harness.room.actors[table_id]
+        _table_id, clients = await seated_pair(harness)
         seen = await play_until(clients, lambda m: m["type"] == "hand_started", 10)
         hand_id = next(m["hand_id"] for m in seen if m["type"] == "hand_started")
         with failing_writes(harness.store, MESSAGES[0]):
@@ -195,25 +202,26 @@ async def test_table_recovers_when_the_database_is_back(tmp_path: Path) -> None:
         status = dict((await db_counts(harness))["hands"])[hand_id]
         assert status in ("finished", "void")
         assert told_about_database(during)
-        del actor
 
 
-async def test_a_hand_end_committed_but_reported_failed_is_settled_once(tmp_path: Path) -> None:
+async def test_a_hand_end_committed_but_reported_failed_is_settled_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The end of a hand commits, then the write is reported as failed (a lost reply): the retry
     reads the hand's status instead of being refused for ever, and nothing is paid twice."""
     async with running_server(make_settings(tmp_path, hand_pause_seconds=0.5)) as harness:
         table_id, clients = await seated_pair(harness)
-        room = harness.room
-        original = room.store_finish_hand
+        original = StoreTableAdapter.finish_hand
         lost: list[str] = []
 
-        async def commit_then_fail(hand: Any, hand_id: str, *args: Any, **kwargs: Any) -> None:
-            await original(hand, hand_id, *args, **kwargs)
+        async def commit_then_fail(self: StoreTableAdapter, end: HandEnd) -> None:
+            # The table's store port: the end commits, then its reply is lost.
+            await original(self, end)
             if not lost:
-                lost.append(hand_id)
+                lost.append(end.hand_id)
                 raise OperationalError("COMMIT", {}, sqlite3.OperationalError("disk I/O error"))
 
-        room.store_finish_hand = commit_then_fail  # type: ignore[method-assign]
+        monkeypatch.setattr(StoreTableAdapter, "finish_hand", commit_then_fail)
         # Until a hand starts after the one whose end was "lost" (the table went on).
         seen = await play_until(
             clients, lambda m: m["type"] == "hand_started" and bool(lost) and m["hand_id"] not in lost, 30
@@ -235,11 +243,11 @@ async def test_a_hand_end_committed_but_reported_failed_is_settled_once(tmp_path
             ).scalar()
         assert settled == 1
         # The stacks at the table are the stacks in the database.
-        actor = room.actors[table_id]
+        line = await table_line(harness, table_id)
         async with harness.store.engine.connect() as conn:
             query = text("select seat, stack from seats where table_id = :t")
             rows = {int(r[0]): int(r[1]) for r in (await conn.execute(query, {"t": table_id})).all()}
-        if actor.hand is None:
-            assert {s: st.stack for s, st in actor.seats.items()} == rows
+        if line["hand_id"] is None:
+            assert {s["seat"]: s["stack"] for s in line["seats"]} == rows
         report = await harness.store.audit()
         assert report.balanced, report.render()

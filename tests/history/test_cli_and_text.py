@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from studpoker.engine import Action, ActionKind, Hand
 from studpoker.games import HouseRules, Stakes, get_game
 from studpoker.history.phh import load_hands, replay
 from studpoker.history.text import text_history
+from studpoker.money import format_money
 
 DATA = Path(__file__).parent.parent / "data" / "phh"
 STUD = DATA / "wsop2023-e43-06-stud.phh"
@@ -56,7 +58,8 @@ def test_replay_house_switch(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_replay_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", str(RAZZ), "--text"]) == 0
+    # the WSOP file counts tournament chips: --chips writes them whole
+    assert main(["replay", str(RAZZ), "--text", "--chips"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("studpoker Hand #85: Razz (300000/600000, ante 100000, bring-in 100000)")
     for needle in (
@@ -72,6 +75,11 @@ def test_replay_text(capsys: pytest.CaptureFixture[str]) -> None:
         "*** SUMMARY ***",
     ):
         assert needle in out, needle
+    # by default a PHH file's amounts are the room's units, money with two decimals
+    assert main(["replay", str(RAZZ), "--text"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("studpoker Hand #85: Razz (3000.00/6000.00, ante 1000.00, bring-in 1000.00)")
+    assert "Player 2: raises 3000.00 to 6000.00" in out and "won (53000.00)" in out
 
 
 def _hand(reveal_seat: int | None = None) -> Hand:
@@ -96,11 +104,11 @@ def test_text_views_hide_down_cards() -> None:
     hand = _hand()
     mine = text_history(hand, viewer=1, players={1: "Ann", 2: "Bob", 3: "Cy"}, hand_id=12, table="Rio")
     assert "Table 'Rio' 8-max" in mine
-    assert "Seat 1: Ann (100 in chips)" in mine
+    assert "Seat 1: Ann (1.00 in chips)" in mine
     assert "Dealt to Ann [As Ks Qs]" in mine
     assert "Dealt to Cy [9h]" in mine  # only the up card
-    assert "Bob: brings in for 2" in mine and "Cy: completes to 10" in mine
-    assert "Ann: raises 10 to 20" in mine and "Cy: calls 10" in mine
+    assert "Bob: brings in for 0.02" in mine and "Cy: completes to 0.10" in mine
+    assert "Ann: raises 0.10 to 0.20" in mine and "Cy: calls 0.10" in mine
     spectator = text_history(hand)
     assert "Dealt to Player 1 [Qs]" in spectator and "As" not in spectator
     everything = text_history(hand, reveal=True)
@@ -126,7 +134,7 @@ def test_text_summary_with_side_pot_and_showdown() -> None:
     assert "Seat 2: Player 2 folded on 3rd street" in summary
     assert "showed [" in summary
     total = sum(e.amount or 0 for e in hand.events if e.kind.value == "award")
-    assert f"Total pot {total}" in summary
+    assert f"Total pot {format_money(total)}" in summary
 
 
 def test_text_omaha_board() -> None:
@@ -134,10 +142,53 @@ def test_text_omaha_board() -> None:
     hand = replay(phh, house=HouseRules.pokerkit_compat("O8"))
     text = text_history(hand, reveal=True)
     assert "Table 10-max Seat #3 is the button" in text
-    assert "Player 1: posts small blind 125000" in text
+    assert "Player 1: posts small blind 1250.00" in text
     assert "*** FLOP *** [4s 3h Qh]" in text
     assert "*** TURN *** [4s 3h Qh] [5s]" in text
     assert "*** RIVER *** [4s 3h Qh 5s] [5d]" in text
-    assert "Player 2: raises 50000 to 800000 and is all-in" in text
-    assert "Main pot 3900000. Side pot-1 2000000." in text
+    assert "Player 2: raises 500.00 to 8000.00 and is all-in" in text
+    assert "Main pot 39000.00. Side pot-1 20000.00." in text
     assert "Board [4s 3h Qh 5s 5d]" in text
+
+
+def test_text_amounts_are_money_with_two_decimals() -> None:
+    """One money format: the table's 0.50/1.00 and 40.00, never the units 50/100 and 4000."""
+    hand = Hand(
+        get_game("7S"),
+        Stakes(ante=10, bring_in=25, small_bet=50, big_bet=100),
+        seats=[(1, 4000), (2, 4000)],
+        deck=Deck.stacked("As 2d Ks 3d Qs 2c", salt="x"),
+    )
+    while not hand.is_over:
+        seat = hand.to_act
+        assert seat is not None
+        options = hand.legal_actions()
+        choice = (
+            options.find(ActionKind.BRING_IN)
+            or options.find(ActionKind.BET)
+            or options.find(ActionKind.CALL)
+            or options.find(ActionKind.CHECK)
+        )
+        assert choice is not None
+        hand.apply(seat, choice.action)
+    text = text_history(hand, reveal=True, players={1: "Ann", 2: "Bob"})
+    assert "(0.50/1.00, ante 0.10, bring-in 0.25)" in text.splitlines()[0]
+    assert "Seat 1: Ann (40.00 in chips)" in text and "Ann: posts the ante 0.10" in text
+    assert "Bob: brings in for 0.25" in text and "Ann: calls 0.25" in text
+    assert "bets 0.50" in text and "calls 1.00" in text
+    won = sum(e.amount or 0 for e in hand.events if e.kind.value == "award")
+    assert f"Total pot {format_money(won)}" in text and "." in format_money(won)
+    # every amount after a money word has two decimals (cards in brackets and seat numbers aside)
+    amounts = re.findall(r"(?:ante|for|calls|bets|to|collected|pot|chips|won) \(?(\d[\d.]*)", text)
+    assert amounts and all(re.fullmatch(r"\d+\.\d\d", a) for a in amounts), amounts
+
+
+def test_replay_text_of_pokerstars_files_keeps_their_denomination(capsys: pytest.CaptureFixture[str]) -> None:
+    """A cash game's money in two decimals, a tournament's chips whole: as each file says."""
+    stars = Path(__file__).parent.parent / "data" / "pokerstars"
+    assert main(["replay", "--text", str(stars / "stud8_quartering_rake.txt")]) == 0
+    cash = capsys.readouterr().out
+    assert "(0.50/1.00, ante 0.10, bring-in 0.25)" in cash and "Seat 5: Ben (18.40 in chips)" in cash
+    assert main(["replay", "--text", str(stars / "tournaments.txt")]) == 0
+    tournament = capsys.readouterr().out
+    assert "Razz (40/80, ante 10, bring-in 15)" in tournament and "Seat 1: Hero (1200 in chips)" in tournament

@@ -18,9 +18,10 @@ from studpoker.cli import main
 from studpoker.engine import Action, Hand
 from studpoker.games import HouseRules, Stakes, get_game
 from studpoker.history.phh import PhhHand, dump_hand, load_hands, replay
-from studpoker.history.pokerstars_check import ReplayedHand, import_file
+from studpoker.history.pokerstars.check import ReplayedHand, import_file
 from studpoker.store import Store, TableConfig
 from tests.history.pokerstars_grammar import check_hand, split_file
+from tests.store.conftest import write_one
 
 DATA = Path(__file__).parent.parent / "data" / "pokerstars"
 GOOD = DATA / "stud8_quartering_rake.txt"
@@ -59,7 +60,7 @@ def test_replay_reports_a_bad_hand_and_goes_on(capsys: pytest.CaptureFixture[str
     assert files == [f"{BAD} [#7001]", f"{BAD} [#7004]", f"{GOOD} [#2001]", f"{GOOD} [#2002]"]
     errors = captured.err.splitlines()
     assert errors[0].startswith(f"{BAD}: hand #7002, line 34: 'Jon: raises 30 to 40' cannot be replayed")
-    assert errors[1].startswith(f"{BAD}: hand #7003, line 45: skipped: not a game studpoker plays")
+    assert errors[1].startswith(f"{BAD}: hand #7003, line 45: skipped: Hold'em No Limit is not fixed limit")
     assert errors[2] == f"{BAD}: hand #7005, line 91: not understood: Ida: 'raises big'"
     assert errors[3] == f"{BAD}: hand #7006, line 100: skipped: the hand was cancelled"
 
@@ -176,8 +177,11 @@ async def _play_room(url: str) -> dict[str, int]:
                     button=None if game.is_stud else 1 + number % 2,
                 )  # fmt: skip
                 hand_id = f"hand{number:02d}"
-                await store.start_hand(
-                    hand_id, table.id, deck.commitment, {s: r.account_id for s, r in seated.items()}
+                await write_one(
+                    store,
+                    store.start_hand_op(
+                        hand_id, table.id, deck.commitment, {s: r.account_id for s, r in seated.items()}
+                    ),
                 )
                 while not hand.is_over:
                     options = hand.legal_actions().options
@@ -190,16 +194,19 @@ async def _play_room(url: str) -> dict[str, int]:
                     hand.apply(actor, Action(kind=option.kind, amount=option.amount))
                 players = {s: r.name for s, r in seated.items()}
                 broken = number == 6
-                await store.finish_hand(
-                    hand_id,
-                    contributions=hand.contributions,
-                    awards={s: hand.result.won(s) for s in hand.seat_numbers},
-                    phh="not toml ["
-                    if broken
-                    else dump_hand(hand, players=players, hand_id=hand_id, table=table.name),
-                    text="",
-                    deck_order=format_cards(deck.order, " "),
-                    salt=deck.salt or "",
+                await write_one(
+                    store,
+                    store.finish_hand_op(
+                        hand_id,
+                        contributions=hand.contributions,
+                        awards={s: hand.result.won(s) for s in hand.seat_numbers},
+                        phh="not toml ["
+                        if broken
+                        else dump_hand(hand, players=players, hand_id=hand_id, table=table.name),
+                        text="",
+                        deck_order=format_cards(deck.order, " "),
+                        salt=deck.salt or "",
+                    ),
                 )
         return accounts
     finally:

@@ -14,7 +14,7 @@ from studpoker.engine import Action, ActionKind, Hand
 from studpoker.engine.events import EventKind
 from studpoker.games import Stakes, get_game
 from studpoker.history.pokerstars import Tournament, eastern_time, join_histories, pokerstars_history
-from studpoker.history.pokerstars_format import (
+from studpoker.history.pokerstars.format import (
     AmountError,
     Denomination,
     hand_number,
@@ -25,7 +25,7 @@ from studpoker.money import format_money
 from tests.history.pokerstars_grammar import check_hand, split_file
 from tests.history.pokerstars_hands import names_of, random_hand, stacked_hand
 
-GAMES = ["7S", "7S8", "RZ", "O8"]
+GAMES = ["7S", "7S8", "RZ", "O8", "LHE"]
 
 
 def _units(value: Decimal) -> int:
@@ -264,6 +264,19 @@ def test_tournament_header_in_chips() -> None:
     check_hand(text)
     with pytest.raises(AmountError):
         pokerstars_history(hand, tournament=Tournament(1), money=Denomination(symbol="$", iso="USD"))
+
+
+def test_a_room_tournament_s_play_money_buy_in_in_the_header() -> None:
+    """The room's tournaments buy in with play money: written as PokerStars writes it, without a
+    currency, whole amounts trimmed (FPDB's tournament buy-in pattern)."""
+    assert Tournament.of_play_money(12, 500, 50, 2) == Tournament(12, "5+0.50", 2)
+    assert Tournament.of_play_money(3, 1_000, 0, 1).buy_in == "10+0"
+    hand = random_hand("RZ", 4)
+    text = pokerstars_history(
+        hand, players=names_of(hand), hand_id=9, tournament=Tournament.of_play_money(12, 500, 50, 2)
+    )
+    assert ": Tournament #12, 5+0.50 Razz Limit - Level II (" in text.splitlines()[0]
+    check_hand(text)
 
 
 def test_dates_are_written_in_eastern_time() -> None:

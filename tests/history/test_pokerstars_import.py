@@ -9,8 +9,9 @@ import pytest
 
 from studpoker.engine.events import EventKind
 from studpoker.history.phh import loads, replay
-from studpoker.history.pokerstars_check import ReplayedHand, import_file, import_text
-from studpoker.history.pokerstars_import import PokerStarsError, SkippedHand, decode, split_hands
+from studpoker.history.pokerstars.check import ReplayedHand, import_file, import_text
+from studpoker.history.pokerstars.parsed import PokerStarsError, SkippedHand
+from studpoker.history.pokerstars.read import decode, split_hands
 from studpoker.history.settle import settle
 
 DATA = Path(__file__).parent.parent / "data" / "pokerstars"

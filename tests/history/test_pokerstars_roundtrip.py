@@ -15,11 +15,11 @@ from studpoker.engine.events import EventKind
 from studpoker.games import Stakes
 from studpoker.history.phh import PhhHand, hand_to_phh
 from studpoker.history.pokerstars import Tournament, pokerstars_history
-from studpoker.history.pokerstars_check import ReplayedHand, import_file, import_text
-from studpoker.history.pokerstars_phh import ImportedHand
+from studpoker.history.pokerstars.check import ReplayedHand, import_file, import_text
+from studpoker.history.pokerstars.phh_record import ImportedHand
 from tests.history.pokerstars_hands import names_of, random_hand, stacked_hand
 
-GAMES = ["7S", "7S8", "RZ", "O8"]
+GAMES = ["7S", "7S8", "RZ", "O8", "LHE"]
 DATA = Path(__file__).parent.parent / "data" / "pokerstars"
 
 

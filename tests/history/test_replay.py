@@ -81,7 +81,7 @@ def _random_hand(code: str, seed: int) -> Hand:
     return hand
 
 
-@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8"])
+@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8", "LHE"])
 def test_engine_hands_dump_and_replay_identically(code: str) -> None:
     for seed in range(25):
         hand = _random_hand(code, seed)
@@ -193,7 +193,7 @@ def test_bad_actions(old: str, new: str, action: int, reason: str) -> None:
     [
         ("finishing_stacks = [94, 107, 99]", "finishing_stacks = [94, 106, 100]", "differ from the replay's"),
         ('    "p1 f",\n', "", "the actions end before the hand is over (p1 (seat 1) is to act)"),
-        ('variant = "F7S"', 'variant = "FT"', "unknown variant 'FT'"),
+        ('variant = "F7S"', 'variant = "NT"', "unknown variant 'NT'"),
         (
             "bring_in = 2",
             "bring_in = 5",
@@ -289,7 +289,7 @@ def _events_without_burnt_cards(hand: Hand) -> list[object]:
     ]
 
 
-@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8"])
+@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8", "LHE"])
 def test_any_house_rules_round_trip(code: str) -> None:
     """Hands played under random house switches (burnt cards included: the file does not have
     them, the replay burns filler cards) replay to the same events under the same switches."""

@@ -190,7 +190,7 @@ def _random_hand(code: str, seed: int) -> Hand:
     return hand
 
 
-@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8"])
+@pytest.mark.parametrize("code", ["7S", "7S8", "RZ", "O8", "LHE"])
 def test_a_readers_history_writes_what_he_did_not_see_as_unknown_and_replays(code: str) -> None:
     """``seen_by``: a player's (or a spectator's) history has ``??`` for the down cards he did
     not see; it replays to the same stacks, actions, shows and mucks."""

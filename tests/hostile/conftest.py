@@ -22,11 +22,11 @@ from sqlalchemy import text
 
 from studpoker.server import create_app
 from studpoker.server.http import build_server, listening_socket
-from studpoker.server.lobby import Room
-from studpoker.store import Store, TableConfig
+from studpoker.server.table import TableActor
 
 # The async harness of the server tests (uvicorn in the test's loop), for the security tests.
 from tests.server.conftest import (
+    AppRoom,
     fast_store,
     harness,  # noqa: F401
     make_settings,
@@ -42,7 +42,7 @@ FINGERPRINT_SQL = {
 }
 
 
-class LiveRoom:
+class LiveRoom(AppRoom):
     def __init__(self, tmp_path: Path, **overrides: Any) -> None:
         # No rate limit in the way of the fuzzers, and no heartbeat drop of a silent client (that
         # would change a table's state while a fuzzer checks that nothing changes).
@@ -85,25 +85,9 @@ class LiveRoom:
     def call(self, coro: Coroutine[Any, Any, Any], timeout: float = 30.0) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    @property
-    def room(self) -> Room:
-        room: Room = self.app.state.room
-        return room
-
-    @property
-    def store(self) -> Store:
-        store: Store = self.app.state.store
-        return store
-
     def add_table(self, game: str = "7S", small: int = 100, big: int = 200) -> int:
-        async def make() -> int:
-            name = f"{game} {small}/{big} #{len(self.room.actors) + 1}"
-            record = await self.store.create_table(TableConfig.derive(name, game, small, big))
-            self.room.add_actor(record)
-            return record.id
-
-        table_id: int = self.call(make())
-        return table_id
+        actor: TableActor = self.call(self.open_table(game, small, big))
+        return actor.table_id
 
     def register(self, name: str, password: str = "password123") -> tuple[str, int]:
         response = self.http.post("/api/register", json={"name": name, "password": password})
@@ -117,8 +101,8 @@ class LiveRoom:
             async with self.store.engine.connect() as conn:
                 for key, sql in FINGERPRINT_SQL.items():
                     out[key] = [tuple(r) for r in (await conn.execute(text(sql))).all()]
-            for table_id, actor in sorted(self.room.actors.items()):
-                out[f"table {table_id}"] = (
+            for actor in self.room.tables():
+                out[f"table {actor.table_id}"] = (
                     actor.version,
                     actor.hand_id,
                     sorted((s.seat, s.account_id, s.stack, s.sitting_out) for s in actor.seats.values()),
@@ -130,7 +114,7 @@ class LiveRoom:
 
     def actors_alive(self) -> bool:
         """Every table actor's task still runs (none crashed on bad input)."""
-        return all(a._task is not None and not a._task.done() for a in self.room.actors.values())
+        return self.room.tables_alive()
 
     def audit_balanced(self) -> bool:
         async def run() -> bool:

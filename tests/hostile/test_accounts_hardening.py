@@ -220,7 +220,7 @@ async def test_the_server_never_takes_a_persons_account_for_a_bot(harness: Harne
                     name_skeleton=names.skeleton(name),
                     password_hash=store.hasher.hash("the-owners-password"),
                     bankroll=0,
-                    created_at=store._now(),
+                    created_at=store.now(),
                     protected_count=0,
                     is_bot=False,
                 )

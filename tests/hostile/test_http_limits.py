@@ -257,8 +257,9 @@ async def test_a_storm_of_new_connections_is_cut_off_while_others_are_served(tmp
             assert (await other.get("/api/health")).status_code == 200
         # The meters of addresses with no open connection are not kept for ever.
         assert await wait_until(lambda: guard.open_connections("127.0.0.1") == 0)
-        guard._forget_idle_arrivals()
-        assert "127.0.0.1" not in guard._arrivals
+        assert guard.meters_arrivals_of("127.0.0.1")
+        guard.forget_idle_arrivals()
+        assert not guard.meters_arrivals_of("127.0.0.1")
 
 
 async def test_websockets_hold_their_slot_until_they_close(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import websockets
 
-from studpoker.server import actor as actors
+from studpoker.server import table as actors
 from studpoker.server.connections import Connection
 from studpoker.server.protocol import ErrorCode
 from tests.server.conftest import Harness, make_settings, running_server

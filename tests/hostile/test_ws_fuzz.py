@@ -273,9 +273,12 @@ def test_flood_is_rate_limited_then_cut(tmp_path: Path) -> None:
         codes: Counter[str] = Counter()
         with connect(f"ws://{live.base}/ws?token={token}") as ws:
             ws.recv(timeout=10)
-            try:
+            # The server may cut the socket before the client has sent all 400 (a slow client
+            # on a loaded machine): what it answered before the cut is still read.
+            with contextlib.suppress(ConnectionClosed):
                 for _ in range(400):
                     ws.send(json.dumps({"type": "ping"}))
+            try:
                 for _ in range(400):
                     message = json.loads(ws.recv(timeout=10))
                     codes[message.get("code") or message["type"]] += 1

@@ -20,9 +20,9 @@ import websockets
 from argon2 import PasswordHasher
 
 from studpoker.server import Settings, create_app
-from studpoker.server.actor import TableActor
 from studpoker.server.http import build_server, listening_socket
-from studpoker.server.lobby import Room
+from studpoker.server.room import Room
+from studpoker.server.table import TableActor
 from studpoker.store import Store, TableConfig
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -105,14 +105,10 @@ class Client:
             await self._reader
 
 
-@dataclass
-class Harness:
-    settings: Settings
+class AppRoom:
+    """The room and the store of a running app (set in its lifespan), for the test harnesses."""
+
     app: Any
-    base: str
-    http: httpx.AsyncClient
-    clients: list[Client] = field(default_factory=list)
-    server: Any = None  # the uvicorn.Server (studpoker.server.http.build_server)
 
     @property
     def room(self) -> Room:
@@ -124,10 +120,24 @@ class Harness:
         store: Store = self.app.state.store
         return store
 
-    async def add_table(self, game: str = "7S", small: int = 100, big: int = 200, **kw: Any) -> TableActor:
-        name = kw.pop("name", f"{game} {small}/{big} #{len(self.room.actors) + 1}")
+    async def open_table(self, game: str, small: int, big: int, **kw: Any) -> TableActor:
+        """A new table in the store, run by the room (named after its stakes unless ``name``)."""
+        name = kw.pop("name", f"{game} {small}/{big} #{self.room.table_count + 1}")
         record = await self.store.create_table(TableConfig.derive(name, game, small, big, **kw))
         return self.room.add_actor(record)
+
+
+@dataclass
+class Harness(AppRoom):
+    settings: Settings
+    app: Any
+    base: str
+    http: httpx.AsyncClient
+    clients: list[Client] = field(default_factory=list)
+    server: Any = None  # the uvicorn.Server (studpoker.server.http.build_server)
+
+    async def add_table(self, game: str = "7S", small: int = 100, big: int = 200, **kw: Any) -> TableActor:
+        return await self.open_table(game, small, big, **kw)
 
     async def register(self, name: str, password: str = "password123") -> str:
         response = await self.http.post("/api/register", json={"name": name, "password": password})
@@ -215,6 +225,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # Likewise the new-connection meter (tests/hostile/test_http_limits.py tests it).
         "new_connections_per_address_per_second": 1e9,
         "new_connections_burst_per_address": 10**9,
+        # No time bank: a decision times out when its countdown ends (tests/server/test_time_bank.py
+        # turns the bank on).
+        "time_bank_max_seconds": 0.0,
     }
     values.update(overrides)
     return Settings(**values)
@@ -244,7 +257,7 @@ async def autoplay(
     finished: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
     while len(finished) < hands:
-        message = await asyncio.wait_for(client._queue.get(), max(0.01, deadline - time.monotonic()))
+        message = await client.recv(max(0.01, deadline - time.monotonic()))
         if message["type"] == "hand_finished":
             finished.append(message)
         elif message["type"] == "your_turn":

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from studpoker.server.actor import TableActor
 from studpoker.server.bots import BotConnection, start_bots
-from studpoker.server.protocol import _Out, encode
+from studpoker.server.protocol import ServerMsg, encode
+from studpoker.server.store_adapter import StoreTableAdapter
+from studpoker.server.table.ports import HandEnd
 from studpoker.store import Store
 from tests.server.conftest import make_settings, running_server
 
@@ -59,22 +60,21 @@ def leaks(messages: list[str], own: int | None, hands: dict[str, dict[int, set[s
 async def test_bots_never_see_hidden_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hands: dict[str, dict[int, set[str]]] = {}
     received: dict[int, list[str]] = {}
-    original_finish = TableActor._finish_hand
+    original_finish = StoreTableAdapter.finish_hand
     original_send = BotConnection.send
 
-    async def spy_finish(self: TableActor) -> None:
-        hand = self.hand
-        assert self.hand_id is not None
-        hands[self.hand_id] = {
-            account: {str(c) for c in hand.cards_of(seat)[0]} for seat, account in self.hand_accounts.items()
+    async def spy_finish(self: StoreTableAdapter, end: HandEnd) -> None:
+        # The tables' store port: every finished hand passes here with its seats.
+        hands[end.hand_id] = {
+            account: {str(c) for c in end.hand.cards_of(seat)[0]} for seat, account in end.accounts.items()
         }
-        await original_finish(self)
+        await original_finish(self, end)
 
-    def spy_send(self: BotConnection, message: _Out) -> None:
+    def spy_send(self: BotConnection, message: ServerMsg) -> None:
         received.setdefault(self.account_id, []).append(encode(message))
         original_send(self, message)
 
-    monkeypatch.setattr(TableActor, "_finish_hand", spy_finish)
+    monkeypatch.setattr(StoreTableAdapter, "finish_hand", spy_finish)
     monkeypatch.setattr(BotConnection, "send", spy_send)
     settings = make_settings(tmp_path, think_seconds=3.0, countdown_seconds=3.0)
     async with running_server(settings) as h:

@@ -7,8 +7,9 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from studpoker.history.phh import loads, replay
-from studpoker.history.pokerstars_import import ParsedHand, read_pokerstars
-from studpoker.history.pokerstars_phh import to_phh
+from studpoker.history.pokerstars.parsed import ParsedHand
+from studpoker.history.pokerstars.phh_record import to_phh
+from studpoker.history.pokerstars.read import read_pokerstars
 from tests.server.conftest import Harness, autoplay
 
 

@@ -33,7 +33,7 @@ async def play(
     """Answer your_turn with ``choose`` (None: let the clock run) until a message matches ``until``."""
     deadline = time.monotonic() + timeout
     while True:
-        message = await asyncio.wait_for(client._queue.get(), max(0.01, deadline - time.monotonic()))
+        message = await client.recv(max(0.01, deadline - time.monotonic()))
         if until(message):
             return
         if message["type"] == "your_turn":
@@ -70,10 +70,21 @@ async def two_players(h: Harness, game: str = "7S") -> tuple[int, Client, Client
     return actor.table_id, alice, bob
 
 
+async def table_line(h: Harness, table_id: int) -> dict[str, Any]:
+    """The table as the lobby shows it (``GET /api/tables/{id}``)."""
+    line: dict[str, Any] = (await h.http.get(f"/api/tables/{table_id}")).json()
+    return line
+
+
+async def table_state(client: Client, table_id: int) -> dict[str, Any]:
+    """The table as ``client`` is sent it on a resync (its version, the hand being played)."""
+    assert (await client.request(type="resync", table_id=table_id))["type"] == "ack"
+    return await client.wait_for("table_state")
+
+
 async def test_timeouts_check_then_sit_out(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path, think_seconds=0.15, countdown_seconds=0.15)) as h:
         table_id, alice, bob = await two_players(h)
-        actor = h.room.actors[table_id]
 
         def bob_choice(options: list[dict[str, Any]]) -> dict[str, Any] | None:
             return None if any(o["kind"] == "check" for o in options) else passive_choice(options)
@@ -81,12 +92,13 @@ async def test_timeouts_check_then_sit_out(tmp_path: Path) -> None:
         await asyncio.gather(play(alice, passive_choice, finished), play(bob, bob_choice, finished))
         assert "check" in timeouts(alice, 2)
         # Bob timed out: he sits out from the next hand until he comes back.
-        assert actor.seats[2].sitting_out
+        seats = {s["seat"]: s for s in (await table_line(h, table_id))["seats"]}
+        assert seats[2]["sitting_out"]
         await asyncio.sleep(0.3)
-        assert actor.hand is None
+        assert (await table_line(h, table_id))["hand_id"] is None
         assert (await bob.request(type="sit_in", table_id=table_id))["type"] == "ack"
-        await bob.wait_for("hand_started")
-        assert actor.hand is not None
+        started = await bob.wait_for("hand_started")
+        assert (await table_line(h, table_id))["hand_id"] == started["hand_id"]
 
 
 async def test_timeout_protected_all_in(tmp_path: Path) -> None:
@@ -170,11 +182,10 @@ async def _first_turn(alice: Client, bob: Client) -> tuple[Client, dict[str, Any
 
 async def test_out_of_turn_and_illegal_actions(harness: Harness) -> None:
     table_id, alice, bob = await two_players(harness)
-    actor = harness.room.actors[table_id]
     client, turn = await asyncio.wait_for(_first_turn(alice, bob), 5)
     other = bob if client is alice else alice
-    hand = actor.hand
-    engine_version, table_version = hand.version, actor.version
+    before = await table_state(client, table_id)
+    assert before["hand_id"] == turn["hand_id"]
 
     async def refused(who: Client, code: str, **fields: Any) -> None:
         message = {"type": "action", "table_id": table_id, "hand_id": turn["hand_id"], **fields}
@@ -193,7 +204,9 @@ async def test_out_of_turn_and_illegal_actions(harness: Harness) -> None:
         type="action", table_id=table_id, hand_id="0" * 32, kind=option["kind"], amount=option["amount"]
     )
     assert answer["code"] == ErrorCode.STALE
-    assert hand.version == engine_version and actor.version == table_version and actor.hand is hand
+    # Nothing happened at the table: no event (each one moves its version), the same hand.
+    after = await table_state(client, table_id)
+    assert (after["version"], after["hand_id"]) == (before["version"], before["hand_id"])
     answer = await client.request(
         type="action",
         table_id=table_id,
@@ -203,7 +216,7 @@ async def test_out_of_turn_and_illegal_actions(harness: Harness) -> None:
         version=turn["version"],
     )
     assert answer["type"] == "ack"
-    assert hand.version > engine_version
+    assert (await table_state(client, table_id))["version"] > before["version"]
 
 
 async def test_second_connection_gets_no_extension(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import update
 
 from studpoker.cli import main
 from studpoker.fairness import Opening, deck_from_seeds, seed_commitment, verify_deal, verify_opening
-from studpoker.server.actor import StartHand, TableActor
+from studpoker.server.table import StartHand, TableActor, TablePhase
 from studpoker.store.schema import hands
 from tests.server.conftest import Client, Harness, autoplay, make_settings, running_server
 
@@ -42,10 +42,8 @@ async def announced_table(
 
 
 def start(actor: TableActor) -> None:
-    """Deal now instead of after the pause (what the timer would do)."""
-    assert actor._start_timer is not None
-    actor._start_timer.cancel()
-    actor._start_timer = None
+    """Deal now instead of after the pause (``StartHand`` cancels the pending start timer)."""
+    assert actor.phase is TablePhase.SCHEDULED
     actor.hand_pause_seconds = 0.0
     actor.submit(StartHand())
 
@@ -109,7 +107,7 @@ async def test_client_seeds_late_twice_unseated_or_malformed_are_refused(harness
     hand_id, table_id = announced["hand_id"], actor.table_id
     seed = {"type": "client_seed", "table_id": table_id, "hand_id": hand_id}
     assert (await alice.request(**seed, seed="ab" * 32))["type"] == "ack"
-    pending = actor._next_deal
+    pending = actor.next_deal
     assert pending is not None
     before = (dict(pending.seeds), actor.version)
     refused = [

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import websockets
 
-from studpoker.server import lobby as lobby_module
-from studpoker.server.actor import table_stats
+from studpoker.server import store_adapter
 from studpoker.server.bots import start_bots
+from studpoker.server.table import table_stats
 from tests.server.conftest import Client, Harness, autoplay, make_settings, running_server
 from tests.server.test_bots import leaks
 
@@ -227,7 +227,7 @@ async def test_lobby_push(tmp_path: Path) -> None:
         await alice.request(type="stand_up", table_id=actor.table_id)
         await asyncio.sleep(0.4)
         assert not [m for m in watcher.drain() if m["type"].startswith("lobby")]
-        assert not harness.room.lobby_subscribers
+        assert not harness.room.lobby.subscribers
 
 
 async def test_bots_are_flagged_and_cheap_to_create(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -283,7 +283,7 @@ async def test_a_failing_history_writer_never_stops_the_table(
     def broken(*args: Any, **kwargs: Any) -> str:
         raise RuntimeError("the PHH writer is broken")
 
-    monkeypatch.setattr(lobby_module, "dump_hand", broken)
+    monkeypatch.setattr(store_adapter, "dump_hand", broken)
     actor = await harness.add_table("7S", 100, 200)
     finished = await play_hands(harness, actor.table_id, 2, ("alice", "bob"))
     assert len(finished) == 2
@@ -313,7 +313,19 @@ def test_histories_render_with_the_real_writers() -> None:
     while not hand.is_over:
         assert hand.to_act is not None
         hand.timeout(hand.to_act, protection_allowed=False)
-    phh, text = lobby_module._histories(hand, "h1", {1: "alice", 2: "bob"}, "Stud 1/2")
+    phh, text = store_adapter.operator_histories(hand, "h1", {1: "alice", 2: "bob"}, "Stud 1/2")
     assert phh and "alice" in phh
     assert text and "bob" in text
     json.dumps([phh, text])
+
+
+def test_default_table_copies_give_each_game_and_stake_that_many_tables() -> None:
+    from studpoker.server.room import default_table_configs
+    from studpoker.server.settings import Settings
+
+    one = default_table_configs(Settings())
+    three = default_table_configs(Settings(default_table_copies=3))
+    assert len(three) == 3 * len(one)
+    assert len({c.name for c in three}) == len(three)
+    assert {c.name for c in one} <= {c.name for c in three}
+    assert any(c.name.endswith(" #3") for c in three)

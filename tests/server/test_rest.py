@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from studpoker.cli import main
+from studpoker.games import GAMES
+from studpoker.server.room import DEFAULT_MIXED_TABLES, DEFAULT_STAKES
 from tests.server.conftest import Harness, make_settings, running_server
 
 
@@ -94,10 +96,16 @@ async def test_hand_history_access(harness: Harness) -> None:
 async def test_default_tables(tmp_path: Path) -> None:
     async with running_server(make_settings(tmp_path, default_tables=True)) as h:
         tables = (await h.http.get("/api/tables")).json()
-        assert len(tables) == 16
-        assert {t["game"] for t in tables} == {"7S", "7S8", "RZ", "O8"}
+        assert len(tables) == len(GAMES) * len(DEFAULT_STAKES) + len(DEFAULT_MIXED_TABLES)
+        horse = next(t for t in tables if t["name"] == "HORSE 0.50/1")  # R-MIXED-ROTATION
+        assert horse["rotation"]["game_now"] == horse["game"] == "LHE" and horse["max_seats"] == 8
+        assert horse["rotation"]["hands_left"] == 8
+        assert all(t["rotation"] is None for t in tables if t is not horse)
+        assert {t["game"] for t in tables} == set(GAMES) == {"7S", "7S8", "RZ", "O8", "LHE"}
         five_ten = next(t for t in tables if t["game"] == "7S" and t["big_bet"] == 1000)
         assert (five_ten["ante"], five_ten["bring_in"], five_ten["small_bet"]) == (100, 250, 500)
+        holdem = next(t for t in tables if t["game"] == "LHE" and t["big_bet"] == 1000)
+        assert (holdem["small_blind"], holdem["big_blind"], holdem["ante"]) == (250, 500, 0)
 
 
 def test_serve_help_lists_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import select
 
 from studpoker.cards import Deck, format_cards
-from studpoker.store import Account, Store, TableConfig, TableRecord
-from studpoker.store.schema import metadata
+from studpoker.store import Account, Store, TableConfig, TableRecord, WriteOp, ledger
+from studpoker.store.schema import hand_seats, hands, metadata
 from tests.pg import PostgresServer, postgres_server  # noqa: F401  (a fixture)
 
 T = TypeVar("T")
@@ -149,5 +150,41 @@ async def players(store: Store) -> list[Account]:
     return [await store.register(name, f"{name}-password") for name in ("alice", "bob", "carol")]
 
 
-def deck_reveal(deck: Deck) -> dict[str, str]:
+class DeckReveal(TypedDict):
+    """The deck a finished hand reveals, as ``finish_hand_op``'s keywords."""
+
+    deck_order: str
+    salt: str
+
+
+def deck_reveal(deck: Deck) -> DeckReveal:
     return {"deck_order": format_cards(deck.order, " "), "salt": deck.salt}
+
+
+async def write_one(store: Store, op: WriteOp[T]) -> T:
+    """Run one hand write (a ``*_op``) through the group commit, as the server does; its refusal
+    is raised."""
+    [result] = await store.write_batch([op])
+    if isinstance(result, BaseException):
+        raise result
+    return cast(T, result)
+
+
+async def put_in_pot(store: Store, hand_id: str, chips: Mapping[int, int]) -> None:
+    """Move chips from seats into the pot of a hand in progress, as a writer that settles street
+    by street would leave them (the server settles a hand at once): finishing and voiding the hand
+    must count them, and the audit must see them as chips in unfinished hands."""
+    async with store.database.write() as conn:
+        table_id = (await conn.execute(select(hands.c.table_id).where(hands.c.id == hand_id))).scalar_one()
+        rows = await conn.execute(
+            select(hand_seats.c.seat, hand_seats.c.account_id).where(hand_seats.c.hand_id == hand_id)
+        )
+        owner = {int(r.seat): int(r.account_id) for r in rows}
+        entries: list[ledger.Entry] = []
+        for seat, amount in chips.items():
+            entries += [
+                ledger.seat(table_id, seat, owner[seat], -amount),
+                ledger.pot(hand_id, table_id, seat, owner[seat], amount),
+            ]
+        await ledger.post(conn, store.now(), "contribute", entries, table_id=table_id, hand_id=hand_id)
+        await ledger.move_seats(conn, table_id, {seat: -amount for seat, amount in chips.items()})

@@ -36,6 +36,7 @@ async def test_new_accounts_per_address_per_day(store: Store, clock: FakeClock) 
     before = await _counts(store)
     with pytest.raises(LimitError, match="2 new accounts") as refused:
         await store.register("farm3", "secret-pass", budget=here)
+    assert refused.value.retry_after is not None
     assert 0 < refused.value.retry_after <= 24 * 3600
     assert await _counts(store) == before  # nothing written: no account, no grant
     # Another address has its own budget; a new UTC day refills this one.

@@ -16,10 +16,10 @@ from studpoker.store import (
     Store,
     TableConfig,
 )
-from studpoker.store.core import hash_token
 from studpoker.store.schema import accounts, ledger_entries, ledger_transactions, sessions
+from studpoker.store.sessions import hash_token
 
-from .conftest import FakeClock, open_store
+from .conftest import FakeClock, open_store, write_one
 
 
 async def test_register_grants_starting_bankroll(store: Store) -> None:
@@ -190,14 +190,20 @@ async def _lose(store: Store, table_id: int, account_id: int, amount: int) -> No
     mine = next(s for s in (await store.seats(table_id)).values() if s.account_id == account_id)
     deck = Deck()
     hand_id = f"lose-{n}"
-    await store.start_hand(hand_id, table_id, deck.commitment, seats={mine.seat: account_id, 8: rival.id})
-    await store.finish_hand(
-        hand_id,
-        contributions={mine.seat: amount, 8: amount},
-        awards={8: 2 * amount},
-        phh="",
-        text="",
-        **deck_reveal(deck),
+    await write_one(
+        store,
+        store.start_hand_op(hand_id, table_id, deck.commitment, seats={mine.seat: account_id, 8: rival.id}),
+    )
+    await write_one(
+        store,
+        store.finish_hand_op(
+            hand_id,
+            contributions={mine.seat: amount, 8: amount},
+            awards={8: 2 * amount},
+            phh="",
+            text="",
+            **deck_reveal(deck),
+        ),
     )
     await store.cash_out(rival.id, table_id, 8)
     assert await store.cash_out(account_id, table_id, mine.seat) == 0
@@ -256,8 +262,8 @@ async def test_a_bot_cannot_log_in_even_with_its_password(store: Store) -> None:
             insert(sessions).values(
                 token_hash=hash_token("forged"),
                 account_id=bot.id,
-                created_at=store._now(),
-                expires_at=store._now() + timedelta(days=1),
+                created_at=store.now(),
+                expires_at=store.now() + timedelta(days=1),
                 revoked=False,
             )
         )

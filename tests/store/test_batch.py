@@ -11,7 +11,7 @@ import pytest
 from studpoker.cards import Deck
 from studpoker.store import Account, NotFoundError, Store, StoreError, TableConfig, TableRecord
 
-from .conftest import deck_reveal
+from .conftest import deck_reveal, write_one
 from .test_hands import ledger_counts, seated
 
 
@@ -24,7 +24,7 @@ async def test_a_batch_writes_each_op_and_isolates_a_refused_one(
         await store.buy_in(player.id, other.id, i, 5_000)
     await store.buy_in(players[0].id, other.id, 2, 5_000)
     first, second = Deck(), Deck()
-    await store.start_hand("b1", table.id, first.commitment, seats=seats)
+    await write_one(store, store.start_hand_op("b1", table.id, first.commitment, seats=seats))
     results = await store.write_batch(
         [
             store.finish_hand_op(
@@ -64,7 +64,7 @@ async def test_a_failing_transaction_fails_every_op(
         yield  # pragma: no cover
 
     ops = [store.start_hand_op("f1", table.id, deck.commitment, seats), store.void_hand_op("x", "y")]
-    monkeypatch.setattr(store, "_write", broken)
+    monkeypatch.setattr(store.database, "write", broken)
     results = await store.write_batch(ops)
     monkeypatch.undo()
     assert len(results) == 2 and all(isinstance(r, OSError) for r in results)

@@ -7,7 +7,7 @@ import asyncio
 from studpoker.cards import Deck
 from studpoker.store import Store, TableConfig
 
-from .conftest import deck_reveal
+from .conftest import deck_reveal, write_one
 
 TABLES = 4
 HANDS = 6
@@ -22,16 +22,19 @@ async def play_table(store: Store, number: int, ids: list[int]) -> None:
     for h in range(HANDS):
         deck = Deck()
         hand_id = f"t{number}-{h}"
-        await store.start_hand(hand_id, table.id, deck.commitment, seats=seats)
+        await write_one(store, store.start_hand_op(hand_id, table.id, deck.commitment, seats=seats))
         put = {s: 100 * (1 + (s + h) % 3) for s in seats}
         winner = 1 + (h + number) % len(seats)
-        await store.finish_hand(
-            hand_id,
-            contributions=put,
-            awards={winner: sum(put.values())},
-            phh="",
-            text="",
-            **deck_reveal(deck),
+        await write_one(
+            store,
+            store.finish_hand_op(
+                hand_id,
+                contributions=put,
+                awards={winner: sum(put.values())},
+                phh="",
+                text="",
+                **deck_reveal(deck),
+            ),
         )
     for s, account_id in seats.items():
         await store.cash_out(account_id, table.id, s)

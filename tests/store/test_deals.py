@@ -19,6 +19,7 @@ from studpoker.store import (
     TableRecord,
 )
 
+from .conftest import write_one
 from .test_hands import seated
 
 SERVER_SEED = bytes(range(32))
@@ -40,12 +41,12 @@ async def test_the_seeds_are_stored_and_checked(
         DealSeeds(server_seed=SERVER_SEED, client_seeds=((3, b"x"), (1, b"y"))),
     ):
         with pytest.raises(InvalidInputError):
-            await store.start_hand("d1", table.id, root, seats=seats, deal=bad)
+            await write_one(store, store.start_hand_op("d1", table.id, root, seats=seats, deal=bad))
     with pytest.raises(InvalidInputError, match="deck root"):
-        await store.start_hand("d1", table.id, other, seats=seats, deal=seeds)
+        await write_one(store, store.start_hand_op("d1", table.id, other, seats=seats, deal=seeds))
     with pytest.raises(NotFoundError):
         await store.hand("d1")
-    await store.start_hand("d1", table.id, root, seats=seats, deal=seeds)
+    await write_one(store, store.start_hand_op("d1", table.id, root, seats=seats, deal=seeds))
     hand = await store.hand("d1")
     assert (
         hand.verifiable
@@ -58,8 +59,8 @@ async def test_the_seeds_are_stored_and_checked(
     swapped = [order[1], order[0], *order[2:]]
     end: dict[str, Any] = {"contributions": {1: 100, 2: 100}, "awards": {1: 200}, "phh": "p", "text": "t"}
     with pytest.raises(StoreError, match="not the one its seeds give"):
-        await store.finish_hand("d1", **end, deck_order=" ".join(swapped))
+        await write_one(store, store.finish_hand_op("d1", **end, deck_order=" ".join(swapped)))
     assert (await store.hand("d1")).status == "in_progress"
-    await store.finish_hand("d1", **end, deck_order=" ".join(order))
+    await write_one(store, store.finish_hand_op("d1", **end, deck_order=" ".join(order)))
     hand = await store.hand("d1")
     assert hand.status == "finished" and hand.deck_order == " ".join(order) and hand.salt is None

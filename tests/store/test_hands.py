@@ -10,15 +10,17 @@ from sqlalchemy import func, select
 from studpoker.cards import Deck
 from studpoker.store import (
     Account,
+    HandStateError,
     InvalidInputError,
     NotFoundError,
+    SeatInHandError,
+    SettlementError,
     Store,
-    StoreError,
     TableRecord,
 )
 from studpoker.store.schema import ledger_entries, ledger_transactions
 
-from .conftest import FakeClock, deck_reveal, open_store
+from .conftest import FakeClock, deck_reveal, open_store, put_in_pot, write_one
 
 
 async def seated(
@@ -42,20 +44,23 @@ async def ledger_counts(store: Store) -> tuple[int, int]:
 async def test_full_hand(store: Store, table: TableRecord, players: list[Account]) -> None:
     seats = await seated(store, table, players)
     deck = Deck()
-    starting = await store.start_hand("h1", table.id, deck.commitment, seats=seats)
+    starting = await write_one(store, store.start_hand_op("h1", table.id, deck.commitment, seats=seats))
     assert starting == {1: 5_000, 2: 5_000, 3: 5_000}
     hand = await store.hand("h1")
     assert hand.status == "in_progress" and hand.deck_order is None and hand.commitment == deck.commitment
     assert {s: h.starting_stack for s, h in hand.seats.items()} == starting
     report = await store.audit()
     assert report.balanced and report.in_hands == 0  # batched: chips stay on the seats until the end
-    stacks = await store.finish_hand(
-        "h1",
-        contributions={1: 700, 2: 700, 3: 100},
-        awards={2: 1_500},
-        phh="variant = 'FB'\n",
-        text="alice folds\n",
-        **deck_reveal(deck),
+    stacks = await write_one(
+        store,
+        store.finish_hand_op(
+            "h1",
+            contributions={1: 700, 2: 700, 3: 100},
+            awards={2: 1_500},
+            phh="variant = 'FB'\n",
+            text="alice folds\n",
+            **deck_reveal(deck),
+        ),
     )
     assert stacks == {1: 4_300, 2: 5_800, 3: 4_900}
     assert {s: r.stack for s, r in (await store.seats(table.id)).items()} == stacks
@@ -77,14 +82,17 @@ async def test_split_pot_and_zero_contribution(
 ) -> None:
     seats = await seated(store, table, players)
     deck = Deck()
-    await store.start_hand("split", table.id, deck.commitment, seats=seats)
-    stacks = await store.finish_hand(
-        "split",
-        contributions={1: 401, 2: 401},
-        awards={1: 401, 2: 401},
-        phh="",
-        text="",
-        **deck_reveal(deck),
+    await write_one(store, store.start_hand_op("split", table.id, deck.commitment, seats=seats))
+    stacks = await write_one(
+        store,
+        store.finish_hand_op(
+            "split",
+            contributions={1: 401, 2: 401},
+            awards={1: 401, 2: 401},
+            phh="",
+            text="",
+            **deck_reveal(deck),
+        ),
     )
     assert stacks == {1: 5_000, 2: 5_000, 3: 5_000}
 
@@ -92,15 +100,18 @@ async def test_split_pot_and_zero_contribution(
 async def test_deck_order_forms(store: Store, table: TableRecord, players: list[Account]) -> None:
     seats = await seated(store, table, players)
     deck = Deck()
-    await store.start_hand("forms", table.id, deck.commitment, seats=seats)
-    await store.finish_hand(
-        "forms",
-        contributions={},
-        awards={},
-        phh="",
-        text="",
-        deck_order=[int(c) for c in deck.order],
-        salt=deck.salt,
+    await write_one(store, store.start_hand_op("forms", table.id, deck.commitment, seats=seats))
+    await write_one(
+        store,
+        store.finish_hand_op(
+            "forms",
+            contributions={},
+            awards={},
+            phh="",
+            text="",
+            deck_order=[int(c) for c in deck.order],
+            salt=deck.salt,
+        ),
     )
     assert (await store.hand("forms")).deck_order == " ".join(str(c) for c in deck.order)
 
@@ -110,12 +121,15 @@ async def test_awards_must_match_contributions(
 ) -> None:
     seats = await seated(store, table, players)
     deck = Deck()
-    await store.start_hand("bad", table.id, deck.commitment, seats=seats)
+    await write_one(store, store.start_hand_op("bad", table.id, deck.commitment, seats=seats))
     before = await ledger_counts(store)
     for awards in ({1: 1_399}, {1: 1_401}, {}):
-        with pytest.raises(StoreError, match="must equal"):
-            await store.finish_hand(
-                "bad", contributions={1: 700, 2: 700}, awards=awards, phh="", text="", **deck_reveal(deck)
+        with pytest.raises(SettlementError, match="must equal"):
+            await write_one(
+                store,
+                store.finish_hand_op(
+                    "bad", contributions={1: 700, 2: 700}, awards=awards, phh="", text="", **deck_reveal(deck)
+                ),
             )
     assert await ledger_counts(store) == before
     assert (await store.hand("bad")).status == "in_progress"
@@ -127,22 +141,22 @@ async def test_finish_rejections_write_nothing(
 ) -> None:
     seats = await seated(store, table, players[:2])
     deck = Deck()
-    await store.start_hand("h", table.id, deck.commitment, seats=seats)
+    await write_one(store, store.start_hand_op("h", table.id, deck.commitment, seats=seats))
     before = await ledger_counts(store)
     reveal = deck_reveal(deck)
     cases: list[tuple[dict[str, object], type[Exception], str]] = [
-        ({"contributions": {1: 6_000, 2: 0}, "awards": {2: 6_000}}, StoreError, "cannot put"),
-        ({"contributions": {1: 10, 3: 10}, "awards": {1: 20}}, StoreError, "not in hand"),
-        ({"contributions": {1: 10}, "awards": {3: 10}}, StoreError, "not in hand"),
+        ({"contributions": {1: 6_000, 2: 0}, "awards": {2: 6_000}}, SettlementError, "cannot put"),
+        ({"contributions": {1: 10, 3: 10}, "awards": {1: 20}}, SettlementError, "not in hand"),
+        ({"contributions": {1: 10}, "awards": {3: 10}}, SettlementError, "not in hand"),
         ({"contributions": {1: -10}, "awards": {2: -10}}, InvalidInputError, ">= 0"),
-        ({"contributions": {1: 10}, "awards": {2: 10}, "salt": "other"}, StoreError, "commitment"),
+        ({"contributions": {1: 10}, "awards": {2: 10}, "salt": "other"}, SettlementError, "commitment"),
         (
             {
                 "contributions": {1: 10},
                 "awards": {2: 10},
                 "deck_order": " ".join(reversed(reveal["deck_order"].split())),
             },
-            StoreError,
+            SettlementError,
             "commitment",
         ),
         ({"contributions": {1: 10}, "awards": {2: 10}, "deck_order": "As Kd"}, InvalidInputError, "52"),
@@ -151,11 +165,13 @@ async def test_finish_rejections_write_nothing(
     for changes, error, message in cases:
         kwargs: dict[str, object] = {"phh": "", "text": "", **reveal, **changes}
         with pytest.raises(error, match=message):
-            await store.finish_hand("h", **kwargs)  # type: ignore[arg-type]
+            await write_one(store, store.finish_hand_op("h", **kwargs))  # type: ignore[arg-type]
     assert await ledger_counts(store) == before
     assert (await store.hand("h")).status == "in_progress"
     with pytest.raises(NotFoundError):
-        await store.finish_hand("nope", contributions={}, awards={}, phh="", text="", **reveal)
+        await write_one(
+            store, store.finish_hand_op("nope", contributions={}, awards={}, phh="", text="", **reveal)
+        )
 
 
 async def test_finished_hand_cannot_be_finished_or_voided_again(
@@ -163,7 +179,7 @@ async def test_finished_hand_cannot_be_finished_or_voided_again(
 ) -> None:
     seats = await seated(store, table, players[:2])
     deck = Deck()
-    await store.start_hand("once", table.id, deck.commitment, seats=seats)
+    await write_one(store, store.start_hand_op("once", table.id, deck.commitment, seats=seats))
     kwargs = {
         "contributions": {1: 100, 2: 100},
         "awards": {1: 200},
@@ -171,34 +187,38 @@ async def test_finished_hand_cannot_be_finished_or_voided_again(
         "text": "",
         **deck_reveal(deck),
     }
-    await store.finish_hand("once", **kwargs)  # type: ignore[arg-type]
-    with pytest.raises(StoreError, match="already finished"):
-        await store.finish_hand("once", **kwargs)  # type: ignore[arg-type]
-    with pytest.raises(StoreError, match="already finished"):
-        await store.void_hand("once", "test")
-    with pytest.raises(StoreError, match="already exists"):
-        await store.start_hand("once", table.id, deck.commitment, seats=seats)
+    await write_one(store, store.finish_hand_op("once", **kwargs))  # type: ignore[arg-type]
+    with pytest.raises(HandStateError, match="already finished"):
+        await write_one(store, store.finish_hand_op("once", **kwargs))  # type: ignore[arg-type]
+    with pytest.raises(HandStateError, match="already finished"):
+        await write_one(store, store.void_hand_op("once", "test"))
+    with pytest.raises(HandStateError, match="already exists"):
+        await write_one(store, store.start_hand_op("once", table.id, deck.commitment, seats=seats))
 
 
 async def test_start_hand_checks(store: Store, table: TableRecord, players: list[Account]) -> None:
     seats = await seated(store, table, players[:2])
     commitment = Deck().commitment
     with pytest.raises(InvalidInputError, match="two players"):
-        await store.start_hand("h", table.id, commitment, seats={1: seats[1]})
+        await write_one(store, store.start_hand_op("h", table.id, commitment, seats={1: seats[1]}))
     with pytest.raises(InvalidInputError, match="SHA-256"):
-        await store.start_hand("h", table.id, "abc", seats=seats)
+        await write_one(store, store.start_hand_op("h", table.id, "abc", seats=seats))
     with pytest.raises(InvalidInputError, match="hand id"):
-        await store.start_hand("", table.id, commitment, seats=seats)
-    with pytest.raises(StoreError, match="not held"):
-        await store.start_hand("h", table.id, commitment, seats={1: seats[1], 3: players[2].id})
-    with pytest.raises(StoreError, match="not held"):
-        await store.start_hand("h", table.id, commitment, seats={1: seats[2], 2: seats[1]})
+        await write_one(store, store.start_hand_op("", table.id, commitment, seats=seats))
+    with pytest.raises(HandStateError, match="not held"):
+        await write_one(
+            store, store.start_hand_op("h", table.id, commitment, seats={1: seats[1], 3: players[2].id})
+        )
+    with pytest.raises(HandStateError, match="not held"):
+        await write_one(
+            store, store.start_hand_op("h", table.id, commitment, seats={1: seats[2], 2: seats[1]})
+        )
     with pytest.raises(NotFoundError):
-        await store.start_hand("h", 999, commitment, seats=seats)
-    await store.start_hand("h", table.id, commitment, seats=seats)
-    with pytest.raises(StoreError, match="in progress"):
-        await store.start_hand("h2", table.id, commitment, seats=seats)
-    await store.void_hand("h", "test over")
+        await write_one(store, store.start_hand_op("h", 999, commitment, seats=seats))
+    await write_one(store, store.start_hand_op("h", table.id, commitment, seats=seats))
+    with pytest.raises(HandStateError, match="in progress"):
+        await write_one(store, store.start_hand_op("h2", table.id, commitment, seats=seats))
+    await write_one(store, store.void_hand_op("h", "test over"))
 
 
 async def test_no_cash_out_or_add_chips_during_a_hand(
@@ -206,14 +226,18 @@ async def test_no_cash_out_or_add_chips_during_a_hand(
 ) -> None:
     seats = await seated(store, table, players)
     deck = Deck()
-    await store.start_hand("busy", table.id, deck.commitment, seats={1: seats[1], 2: seats[2]})
-    with pytest.raises(StoreError, match="during hand busy"):
+    await write_one(
+        store, store.start_hand_op("busy", table.id, deck.commitment, seats={1: seats[1], 2: seats[2]})
+    )
+    with pytest.raises(SeatInHandError, match="during hand busy"):
         await store.cash_out(players[0].id, table.id, 1)
-    with pytest.raises(StoreError, match="during hand busy"):
+    with pytest.raises(SeatInHandError, match="during hand busy"):
         await store.add_chips(players[0].id, table.id, 1, 100)
     # a player not in the hand may leave
     assert await store.cash_out(players[2].id, table.id, 3) == 5_000
-    await store.finish_hand("busy", contributions={}, awards={}, phh="", text="", **deck_reveal(deck))
+    await write_one(
+        store, store.finish_hand_op("busy", contributions={}, awards={}, phh="", text="", **deck_reveal(deck))
+    )
     assert await store.cash_out(players[0].id, table.id, 1) == 5_000
 
 
@@ -221,9 +245,9 @@ async def test_void_hand_without_contributions(
     store: Store, table: TableRecord, players: list[Account]
 ) -> None:
     seats = await seated(store, table, players)
-    await store.start_hand("v", table.id, Deck().commitment, seats=seats)
+    await write_one(store, store.start_hand_op("v", table.id, Deck().commitment, seats=seats))
     before = await ledger_counts(store)
-    assert await store.void_hand("v", "table closed") == {}
+    assert await write_one(store, store.void_hand_op("v", "table closed")) == {}
     # nothing was in the pot: the void is recorded as a ledger transaction without entries
     assert await ledger_counts(store) == (before[0] + 1, before[1])
     hand = await store.hand("v")
@@ -231,27 +255,47 @@ async def test_void_hand_without_contributions(
     assert {s: r.stack for s, r in (await store.seats(table.id)).items()} == {1: 5_000, 2: 5_000, 3: 5_000}
 
 
-async def test_contributions_during_the_hand_then_finish(
+async def test_chips_already_in_the_pot_are_counted_by_finish_and_void(
     store: Store, table: TableRecord, players: list[Account]
 ) -> None:
+    """Chips a writer moved into the pot during the hand: finishing moves only what is left,
+    and no contribution may be less than what is already in; voiding gives them back."""
     seats = await seated(store, table, players)
     deck = Deck()
-    await store.start_hand("c", table.id, deck.commitment, seats=seats)
-    await store.contribute("c", {1: 100, 2: 100, 3: 100})
+    await write_one(store, store.start_hand_op("c", table.id, deck.commitment, seats=seats))
+    await put_in_pot(store, "c", {1: 100, 2: 100, 3: 100})
     report = await store.audit()
     assert report.balanced and report.in_hands == 300 and report.seats == 14_700
-    with pytest.raises(StoreError, match="cannot put"):
-        await store.contribute("c", {1: 4_901})
-    with pytest.raises(StoreError, match="not in hand"):
-        await store.contribute("c", {5: 1})
-    with pytest.raises(StoreError, match="already put"):
-        await store.finish_hand(
-            "c", contributions={1: 50, 2: 100, 3: 100}, awards={1: 250}, phh="", text="", **deck_reveal(deck)
+    with pytest.raises(SettlementError, match="already put"):
+        await write_one(
+            store,
+            store.finish_hand_op(
+                "c",
+                contributions={1: 50, 2: 100, 3: 100},
+                awards={1: 250},
+                phh="",
+                text="",
+                **deck_reveal(deck),
+            ),
         )
-    stacks = await store.finish_hand(
-        "c", contributions={1: 100, 2: 600, 3: 600}, awards={3: 1_300}, phh="", text="", **deck_reveal(deck)
+    stacks = await write_one(
+        store,
+        store.finish_hand_op(
+            "c",
+            contributions={1: 100, 2: 600, 3: 600},
+            awards={3: 1_300},
+            phh="",
+            text="",
+            **deck_reveal(deck),
+        ),
     )
     assert stacks == {1: 4_900, 2: 4_400, 3: 5_700}
+    assert (await store.audit()).in_hands == 0
+
+    await write_one(store, store.start_hand_op("v", table.id, Deck().commitment, seats=seats))
+    await put_in_pot(store, "v", {1: 300, 3: 200})
+    assert await write_one(store, store.void_hand_op("v", "test")) == {1: 300, 3: 200}
+    assert {s: r.stack for s, r in (await store.seats(table.id)).items()} == stacks
     assert (await store.audit()).in_hands == 0
 
 
@@ -269,9 +313,13 @@ async def test_crash_recovery_voids_and_refunds(
     for t in (t1, t2):
         await first.buy_in(alice.id, t.id, 1, 4_000)
         await first.buy_in(bob.id, t.id, 2, 4_000)
-    await first.start_hand("t1-1", t1.id, Deck().commitment, seats={1: alice.id, 2: bob.id})
-    await first.contribute("t1-1", {1: 300, 2: 500})
-    await first.start_hand("t2-1", t2.id, Deck().commitment, seats={1: alice.id, 2: bob.id})
+    await write_one(
+        first, first.start_hand_op("t1-1", t1.id, Deck().commitment, seats={1: alice.id, 2: bob.id})
+    )
+    await put_in_pot(first, "t1-1", {1: 300, 2: 500})
+    await write_one(
+        first, first.start_hand_op("t2-1", t2.id, Deck().commitment, seats={1: alice.id, 2: bob.id})
+    )
     report = await first.audit()
     assert report.balanced and report.in_hands == 800
     # "crash": the engine goes away without finishing anything
@@ -308,15 +356,18 @@ async def test_hands_for_account_lists_only_his_hands(
     ):
         deck = Deck()
         clock.advance(minutes=1)
-        await store.start_hand(f"h{i}", table.id, deck.commitment, seats=seats)
+        await write_one(store, store.start_hand_op(f"h{i}", table.id, deck.commitment, seats=seats))
         first, second = sorted(seats)
-        await store.finish_hand(
-            f"h{i}",
-            contributions={first: 100, second: 100},
-            awards={second: 200},
-            phh=f"hand {i}",
-            text="",
-            **deck_reveal(deck),
+        await write_one(
+            store,
+            store.finish_hand_op(
+                f"h{i}",
+                contributions={first: 100, second: 100},
+                awards={second: 200},
+                phh=f"hand {i}",
+                text="",
+                **deck_reveal(deck),
+            ),
         )
     assert [h.id for h in await store.hands_for_account(alice.id)] == ["h2", "h0"]
     assert [h.id for h in await store.hands_for_account(bob.id)] == ["h1", "h0"]
@@ -346,30 +397,36 @@ async def test_recent_hand_pots(
     start = clock.now
     for name, pot in (("old", None), ("a", (100, 200)), ("v", None), ("b", (300, 300)), ("open", None)):
         deck = Deck()
-        await store.start_hand(name, table.id, deck.commitment, seats=seats)
+        await write_one(store, store.start_hand_op(name, table.id, deck.commitment, seats=seats))
         if name == "v":
-            await store.void_hand("v", "test")
+            await write_one(store, store.void_hand_op("v", "test"))
         elif pot is not None:
-            await store.finish_hand(
-                name,
-                contributions={1: pot[0], 2: pot[1], 3: 0},
-                awards={1: sum(pot)},
-                phh="",
-                text="",
-                **deck_reveal(deck),
+            await write_one(
+                store,
+                store.finish_hand_op(
+                    name,
+                    contributions={1: pot[0], 2: pot[1], 3: 0},
+                    awards={1: sum(pot)},
+                    phh="",
+                    text="",
+                    **deck_reveal(deck),
+                ),
             )
         elif name == "old":
-            await store.finish_hand(
-                name,
-                contributions={1: 50, 2: 50, 3: 0},
-                awards={2: 100},
-                phh="",
-                text="",
-                **deck_reveal(deck),
+            await write_one(
+                store,
+                store.finish_hand_op(
+                    name,
+                    contributions={1: 50, 2: 50, 3: 0},
+                    awards={2: 100},
+                    phh="",
+                    text="",
+                    **deck_reveal(deck),
+                ),
             )
             clock.advance(hours=2)
         clock.advance(seconds=30)
-    await store.void_hand("open", "test")
+    await write_one(store, store.void_hand_op("open", "test"))
     recent = await store.recent_hand_pots(start + timedelta(hours=1))
     assert list(recent) == [table.id]
     assert [pot for _, pot in recent[table.id]] == [300, 600]

@@ -136,7 +136,7 @@ async def test_the_database_keeps_names_and_look_alikes_unique(
     async def no_check(conn: object, checked: object) -> None:
         return None
 
-    monkeypatch.setattr(store, "_check_name_free", no_check)
+    monkeypatch.setattr(store.accounts, "check_name_free", no_check)
     for other in ("BOB", "b0b"):
         with pytest.raises(NameTakenError):
             await store.register(other, "secret-pass")
@@ -150,7 +150,7 @@ async def test_the_database_keeps_names_and_look_alikes_unique(
                     name_skeleton=account_names.skeleton("B0B"),
                     password_hash="x",
                     bankroll=0,
-                    created_at=store._now(),
+                    created_at=store.now(),
                     protected_count=0,
                 )
             )

@@ -6,12 +6,15 @@ import pytest
 
 from studpoker.store import (
     Account,
+    AlreadySeatedError,
+    BadBuyInError,
     InsufficientFundsError,
     InvalidInputError,
     NameTakenError,
     NotFoundError,
+    NotYourSeatError,
+    SeatTakenError,
     Store,
-    StoreError,
     TableConfig,
     TableRecord,
 )
@@ -77,16 +80,17 @@ async def test_buy_in_moves_bankroll_to_seat(
 async def test_buy_in_limits(store: Store, table: TableRecord, players: list[Account]) -> None:
     alice = players[0]
     config = table.config
-    with pytest.raises(InvalidInputError, match="buy-in"):
+    with pytest.raises(BadBuyInError, match="buy-in"):
         await store.buy_in(alice.id, table.id, 1, config.min_buy_in - 1)
-    with pytest.raises(InvalidInputError, match="buy-in"):
+    with pytest.raises(BadBuyInError, match="buy-in"):
         await store.buy_in(alice.id, table.id, 1, config.max_buy_in + 1)
-    with pytest.raises(InvalidInputError):
+    with pytest.raises(BadBuyInError):
         await store.buy_in(alice.id, table.id, 1, 0)
-    with pytest.raises(InvalidInputError, match="seats 1 to 8"):
-        await store.buy_in(alice.id, table.id, 9, config.min_buy_in)
-    with pytest.raises(InvalidInputError):
-        await store.buy_in(alice.id, table.id, 0, config.min_buy_in)
+    # a seat the table does not have is a bad value, not a bad buy-in
+    for seat in (9, 0):
+        with pytest.raises(InvalidInputError, match="seats 1 to 8") as refused:
+            await store.buy_in(alice.id, table.id, seat, config.min_buy_in)
+        assert not isinstance(refused.value, BadBuyInError) and refused.value.code == "invalid"
     with pytest.raises(NotFoundError):
         await store.buy_in(alice.id, 999, 1, config.min_buy_in)
     with pytest.raises(NotFoundError):
@@ -103,17 +107,30 @@ async def test_insufficient_funds(store: Store, players: list[Account]) -> None:
     assert await store.seats(table.id) == {}
 
 
-async def test_seat_taken_and_one_seat_per_table(
+async def test_a_taken_seat_is_refused_as_seat_taken(
     store: Store, table: TableRecord, players: list[Account]
 ) -> None:
     alice, bob, _ = players
     await store.buy_in(alice.id, table.id, 1, 2_000)
-    with pytest.raises(StoreError, match="taken"):
+    with pytest.raises(SeatTakenError, match="seat 1 at 'Stud 1/2' is taken") as refused:
         await store.buy_in(bob.id, table.id, 1, 2_000)
-    with pytest.raises(StoreError, match="already sit"):
-        await store.buy_in(alice.id, table.id, 2, 2_000)
+    assert (refused.value.code, refused.value.status) == ("seat_taken", 409)
     assert (await store.account(bob.id)).bankroll == 10_000
+    assert await store.seats_of_account(bob.id) == []
+
+
+async def test_a_second_seat_at_a_table_is_refused_as_already_seated(
+    store: Store, table: TableRecord, players: list[Account]
+) -> None:
+    """Not "seat taken": the seat asked for is free, the player already sits elsewhere here."""
+    alice = players[0]
+    await store.buy_in(alice.id, table.id, 1, 2_000)
+    with pytest.raises(AlreadySeatedError, match="already sit in seat 1") as refused:
+        await store.buy_in(alice.id, table.id, 2, 2_000)
+    assert not isinstance(refused.value, SeatTakenError)
+    assert (refused.value.code, refused.value.status) == ("already_seated", 409)
     assert (await store.account(alice.id)).bankroll == 8_000
+    assert list(await store.seats(table.id)) == [1]
 
 
 async def test_add_chips_within_max(store: Store, table: TableRecord, players: list[Account]) -> None:
@@ -122,9 +139,9 @@ async def test_add_chips_within_max(store: Store, table: TableRecord, players: l
     await store.buy_in(alice.id, other.id, 1, 3_000)
     seat = await store.add_chips(alice.id, other.id, 1, 2_500)
     assert seat.stack == 5_500
-    with pytest.raises(InvalidInputError, match="up to 500"):
+    with pytest.raises(BadBuyInError, match="up to 500"):
         await store.add_chips(alice.id, other.id, 1, 501)
-    with pytest.raises(StoreError, match="not yours"):
+    with pytest.raises(NotYourSeatError, match="not yours"):
         await store.add_chips(bob.id, other.id, 1, 100)
     with pytest.raises(InsufficientFundsError):
         await _drain_and_add(store, alice.id, other.id)
@@ -140,12 +157,12 @@ async def _drain_and_add(store: Store, account_id: int, table_id: int) -> None:
 async def test_cash_out(store: Store, table: TableRecord, players: list[Account]) -> None:
     alice, bob, _ = players
     await store.buy_in(alice.id, table.id, 4, 5_000)
-    with pytest.raises(StoreError, match="not yours"):
+    with pytest.raises(NotYourSeatError, match="not yours"):
         await store.cash_out(bob.id, table.id, 4)
     assert await store.cash_out(alice.id, table.id, 4) == 5_000
     assert (await store.account(alice.id)).bankroll == 10_000
     assert await store.seats(table.id) == {}
-    with pytest.raises(StoreError, match="not yours"):
+    with pytest.raises(NotYourSeatError, match="not yours"):
         await store.cash_out(alice.id, table.id, 4)
     # the seat is free again, for anyone
     await store.buy_in(bob.id, table.id, 4, 2_000)

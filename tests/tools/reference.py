@@ -113,11 +113,11 @@ def brute_equity(
     used = {c for h in hands for c in h if c is not None} | set(dead) | set(board or [])
     pool = [c for c in range(52) if c not in used]
     known = [[c for c in h if c is not None] for h in hands]
-    size = 4 if game == "O8" else 7
+    size = {"O8": 4, "LHE": 2}.get(game, 7)
     needs = [size - len(k) for k in known]
     if receive is not None:
         needs = [len(h) - len(k) + r for h, k, r in zip(hands, known, receive, strict=True)]
-    if game == "O8":
+    if game in ("O8", "LHE"):
         needs.append(5 - len(board or []))
     totals = [0.0] * len(hands)
     count = 0
@@ -128,6 +128,8 @@ def brute_equity(
             cards = tuple(k) + tuple(deal[p])
             if game == "O8":
                 values.append(omaha8(cards, tuple(board or []) + tuple(deal[-1])))
+            elif game == "LHE":  # the best five of the two hole cards and the board, any combination
+                values.append((high(cards + tuple(board or []) + tuple(deal[-1])), None))
             elif game == "RZ":
                 values.append((razz(cards), None))
             elif game == "7S8":

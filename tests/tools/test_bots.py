@@ -106,7 +106,9 @@ def test_simulate_bots_json_plot_and_plain(tmp_path: Path, capsys: pytest.Captur
     assert "BB/100" in out and "hands/s" in out
     # the random-play mode keeps its own output
     assert main(["simulate", "--game", "7S", "--hands", "10", "--seed", "1", "--json"]) == 0
-    assert set(json.loads(capsys.readouterr().out)) == {"hands", "seconds", "hands_per_second"}
+    played = json.loads(capsys.readouterr().out)
+    assert set(played) == {"hands", "seconds", "hands_per_second", "game", "hands_per_game", "games"}
+    assert [g["game"] for g in played["games"]] == ["7S"] and played["games"][0]["hands"] == 10
     assert main(["simulate", "--bots", "equity,oracle", "--hands", "1"]) == 2
     assert "unknown bot" in capsys.readouterr().err
 

@@ -44,6 +44,9 @@ CASES = [
     ("7S8", ["As2s 3h 4h 8d 9d", "Ac3c 5c 6c Kd 7h", "Qh Qd 5d 6d 7s 8h"], "", 14),
     ("O8", ["As2s3h4h", "7c7d8s9s"], "2c 4d 9h", 20),
     ("O8", ["As2s3h4h", "7c7d8s9s", "Ah 2d Kc Kh"], "2c 4d 9h Td", 25),
+    ("LHE", ["AsKs", "7c7d"], "2s 4s 9h", 20),
+    ("LHE", ["AsKs", "7c7d", "????"], "2s 4s 9h Td", 25),  # an unknown hand
+    ("LHE", ["AhKh", "AdKd"], "", 12),  # pre-flop, mostly split pots
 ]
 
 
@@ -90,11 +93,12 @@ def test_heads_up_split_details_match_enumeration() -> None:
     dead = _small_dead(hands, "", 14, seed=3)
     fast = equity("7S8", hands, dead=dead)
     assert fast.method == "inclusion-exclusion"
-    from studpoker import equity as mod
+    from studpoker.equity.result import make_result
+    from studpoker.equity.stud import enumerate_stud
+    from studpoker.equity.tables import StudTables
 
     pos = position("7S8", hands, dead=dead)
-    tables = mod._StudTables(pos)
-    slow = mod._result(pos, mod._stud_enumerate(pos, tables), True, 0.0, "enumeration")
+    slow = make_result(pos, enumerate_stud(pos, StudTables(pos)), True, 0.0, "enumeration")
     assert fast.deals == slow.deals
     for a, b in zip(fast.players, slow.players, strict=True):
         for name in ("equity", "win", "tie", "scoop", "high", "low"):
@@ -127,6 +131,8 @@ def test_heads_up_third_street_is_exact_and_matches_poker_equity() -> None:
         ("7S8", "stud_hi_lo", ["As2s3h4h9c", "7c7d2c3s8h"], ""),
         ("RZ", "razz", ["As2s3h4hKd", "7c7d2c3s5s"], ""),
         ("O8", "omaha_hi_lo", ["AsKs2h3h", "7c7d8s9s"], "2c4d9h"),
+        ("LHE", "holdem", ["AsKs", "7c7d"], "2s4s9h"),
+        ("LHE", "holdem", ["AhKh", "QsJs", "7c7d"], "2s4s9hTd"),
     ],
 )
 def test_exact_matches_poker_equity(game: str, pe_game: str, hands: list[str], board: str) -> None:
@@ -148,7 +154,8 @@ def test_exact_matches_poker_equity(game: str, pe_game: str, hands: list[str], b
         (("7S", ["AsKs", "As2c"]), "As appears in player 1 and in player 2"),
         (("7S", ["AsKsAs", "2c3c4c"]), "As appears twice"),
         (("7S", ["AsKs", "2c3c"], "Ks"), "Ks appears in player 1 and in the dead cards"),
-        (("HOLDEM", ["AsKs", "2c3c"]), "unknown game"),
+        (("DRAW", ["AsKs", "2c3c"]), "unknown game"),
+        (("LHE", ["AsKs2c", "2d3d"]), "2 cards"),
         (("7S", ["AsKs2c3c4c5c6c7c", "2d"]), "at most 7"),
         (("7S", ["AsKs"]), "at least two"),
         (("O8", ["AsKs2c", "2d3d4d5d"]), "4 cards"),

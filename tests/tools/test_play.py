@@ -121,7 +121,7 @@ def test_keys_and_cards() -> None:
 
 
 def test_unknown_game_and_bot() -> None:
-    proc = _play(["--game", "HOLDEM"], "")
+    proc = _play(["--game", "DRAW"], "")
     assert proc.returncode == 2 and "unknown game" in proc.stderr, proc.stderr
     proc = _play(["--bots", "oracle"], "")
     assert proc.returncode == 2 and "unknown bot" in proc.stderr, proc.stderr

@@ -15,14 +15,19 @@ from collections.abc import Sequence
 SUBCOMMAND_MODULES: tuple[str, ...] = (
     "serve",
     "audit",
+    "admin",
     "verify",
     "loadtest",
     "simulate",
+    "tournament",
     "equity",
     "play",
     "replay",
     "import_hands",
     "export",
+    "cluster",
+    "gateway",
+    "worker",
 )
 
 

@@ -1,4 +1,4 @@
-"""``studpoker equity``: each player's share of the pot in 7S, 7S8, RZ and O8.
+"""``studpoker equity``: each player's share of the pot in each game of :mod:`studpoker.games`.
 
 studpoker equity --game 7S "AsKs Qh" "7c7d 2s" --dead "Qd 2h"
 studpoker equity --game O8 "As2s3h4h" "KcKd????" --board "2c 7d 9h" --json
@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any
 
-from studpoker.equity import GAMES, EquityError, EquityResult, equity
+from studpoker.equity import EquityError, EquityResult, equity
+from studpoker.games import GAMES, get_game
 
 
 def render(result: EquityResult) -> Any:
@@ -19,13 +20,14 @@ def render(result: EquityResult) -> Any:
     from rich.table import Table
 
     pos = result.position
-    split = pos.game in ("7S8", "O8")
+    game = get_game(pos.game)
+    split = game.hi_lo
     how = (
         f"exact, {result.deals:,} runouts ({result.method})"
         if result.exact
         else f"Monte Carlo, {result.deals:,} deals, ±{max(p.margin for p in result.players):.2%} (95 %)"
     )
-    title = f"{GAMES[pos.game]}"
+    title = game.name
     if pos.board:
         title += f", board {' '.join(map(str, pos.board))}"
     if pos.dead:
@@ -96,7 +98,8 @@ def register(subparsers: Any) -> None:
         "equity",
         help="each player's share of the pot (exact or Monte Carlo)",
         description=(
-            "Equity of stud (7S, 7S8, RZ) and Omaha Hi/Lo (O8) hands. Give each player's known cards "
+            f"Equity of {', '.join(f'{g.short_name} ({g.code})' for g in GAMES.values())} hands. "
+            "Give each player's known cards "
             "(down and up) as one argument, ?? for a card dealt but not seen; the cards still to "
             "come are dealt from the unseen ones. Exact when the runouts are few (heads-up stud "
             "always), otherwise Monte Carlo with a 95 % interval."
@@ -105,9 +108,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "hands", nargs="+", metavar="HAND", help='a player\'s cards, e.g. "AsKs Qh" or "?? ?? 7d"'
     )
-    parser.add_argument("--game", default="7S", help=f"game code: {', '.join(GAMES)} (default 7S)")
+    parser.add_argument("--game", default="7S", help=f"game code or alias: {', '.join(GAMES)} (default 7S)")
     parser.add_argument("--dead", default="", help='dead cards seen (folded up cards), e.g. "Qd 2h"')
-    parser.add_argument("--board", default="", help="O8 board cards (0, 3, 4 or 5)")
+    parser.add_argument("--board", default="", help="board cards (Omaha: 0, 3, 4 or 5)")
     parser.add_argument(
         "--receive",
         metavar="N[,N...]",

@@ -18,9 +18,9 @@ from typing import Any
 
 from studpoker.games import HouseRuleError, HouseRules, get_game
 from studpoker.history.phh import PhhHand, dumps_all
-from studpoker.history.pokerstars_check import ReplayedHand, import_file
-from studpoker.history.pokerstars_import import PokerStarsError, SkippedHand
-from studpoker.history.pokerstars_phh import ImportedHand
+from studpoker.history.pokerstars.check import ReplayedHand, import_file
+from studpoker.history.pokerstars.parsed import PokerStarsError, SkippedHand
+from studpoker.history.pokerstars.phh_record import ImportedHand
 
 
 def register(subparsers: Any) -> None:

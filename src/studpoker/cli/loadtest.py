@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from studpoker.loadtest import LoadReport
 
 
 def register(subparsers: Any) -> None:
@@ -31,6 +33,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--buy-in", type=int, default=None, help="cents (default: twice the minimum)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument(
+        "--setup-timeout", type=float, default=900.0, help="seconds to register, connect and seat everyone"
+    )
+    parser.add_argument(
         "--database-url", default=None, help="the server's database, to run the audit at the end"
     )
     parser.add_argument(
@@ -39,6 +44,12 @@ def register(subparsers: Any) -> None:
         help="start a server (python -m studpoker.loadtest.server) on a fresh SQLite file for this run",
     )
     parser.add_argument("--profile", default=None, metavar="FILE", help="with --spawn: profile the server")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="load client processes, each driving its share of the tables (results merged)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(func=run)
 
@@ -47,10 +58,15 @@ def run(args: argparse.Namespace) -> int:
     import httpx
 
     from studpoker.loadtest import LoadConfig, run_load
+    from studpoker.loadtest.processes import WorkerError, run_load_processes
     from studpoker.loadtest.server import spawn
+    from studpoker.loadtest.worker import run_fast
 
     if args.url is None and not args.spawn:
         print("studpoker loadtest: give --url ws://HOST:PORT or --spawn")
+        return 2
+    if args.processes < 1:
+        print("studpoker loadtest: --processes is 1 or more")
         return 2
     server = None
     tmp = None
@@ -70,13 +86,27 @@ def run(args: argparse.Namespace) -> int:
             jitter=args.jitter,
             buy_in=args.buy_in,
             seed=args.seed,
+            setup_timeout=args.setup_timeout,
             database_url=database_url,
+            tune_gc=True,
         )
+        reports: list[LoadReport] = []
+
+        async def measure() -> None:
+            if args.processes > 1:
+                reports.append(await run_load_processes(config, args.processes))
+            else:
+                reports.append(await run_load(config))
+
         try:
-            report = asyncio.run(run_load(config))
+            run_fast(measure())
         except (OSError, httpx.HTTPError) as exc:
             print(f"studpoker loadtest: cannot reach the room at {url}: {exc}", file=sys.stderr)
             return 2
+        except WorkerError as exc:
+            print(f"studpoker loadtest: {exc}", file=sys.stderr)
+            return 2
+        report = reports[0]
     finally:
         if server is not None:
             server.terminate()

@@ -20,8 +20,8 @@ from typing import Any
 
 from studpoker.games import HouseRuleError, HouseRules, get_game
 from studpoker.history.phh import PhhError, PhhHand, finishing_stacks, load_hands, replay
-from studpoker.history.pokerstars_check import ReplayedHand, import_file
-from studpoker.history.pokerstars_import import SkippedHand
+from studpoker.history.pokerstars.check import ReplayedHand, import_file
+from studpoker.history.pokerstars.parsed import SkippedHand
 from studpoker.history.settle import RAKE_FIELD, Settlement, settle
 from studpoker.history.text import text_history
 
@@ -39,6 +39,12 @@ def register(subparsers: Any) -> None:
         "files", nargs="+", metavar="FILE", help=".phh or .phhs files, or PokerStars hand histories (.txt)"
     )
     parser.add_argument("--text", action="store_true", help="print the readable hand history instead of JSON")
+    parser.add_argument(
+        "--chips",
+        action="store_true",
+        help="--text: write amounts as whole chips (a tournament's PHH file), not the room's money with"
+        " two decimals (a PokerStars file says which it is)",
+    )
     parser.add_argument(
         "--compat",
         choices=["pokerkit"],
@@ -104,7 +110,8 @@ def _run(args: argparse.Namespace) -> int:
                 continue
             seats = phh.seats or list(range(1, phh.player_count + 1))
             if args.text:
-                print(text_history(hand, reveal=True, players=_names(phh, seats), hand_id=_hand_id(phh)))
+                names = _names(phh, seats)
+                print(text_history(hand, reveal=True, players=names, hand_id=_hand_id(phh), chips=args.chips))
             else:
                 line: dict[str, Any] = {
                     "file": phh.source,
@@ -140,7 +147,9 @@ def _replay_pokerstars(name: str, args: argparse.Namespace) -> int:
         if args.text:  # every card, unless some were never seen: the replay's stand-ins stay hidden
             seats = phh.seats or []
             known = not outcome.hand.unknown_cards  # a ?? that a show fills is known
-            print(text_history(outcome.hand, reveal=known, players=_names(phh, seats), hand_id=_hand_id(phh)))
+            chips = args.chips or outcome.imported.parsed.money.chips  # a tournament's chips
+            names = _names(phh, seats)
+            print(text_history(outcome.hand, reveal=known, players=names, hand_id=_hand_id(phh), chips=chips))
             continue
         line = {"file": phh.source, "variant": phh.variant, **_net(outcome.settlement)}
         print(json.dumps(line))

@@ -29,7 +29,12 @@ def register(subparsers: Any) -> None:
         " PostgreSQL: postgresql+asyncpg://user:pw@host/db)",
     )
     parser.add_argument(
-        "--bots", type=int, default=0, metavar="N", help="seat N bots at each table (default 0)"
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N bots at each table while the room runs, one seat left for people (a bot that goes"
+        " broke is replaced, one gives its seat to a person waiting; default 0)",
     )
     parser.add_argument(
         "--bot-tables",
@@ -126,6 +131,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from studpoker.server import Settings, create_app
+    from studpoker.server.gc_policy import apply_thresholds
     from studpoker.server.http import build_server, check_settings, listening_socket
     from studpoker.store import database_url
 
@@ -154,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             http_keep_alive_seconds=args.keep_alive,
             listen_backlog=args.backlog,
         ),
-        **extra,
+        **{"gc_freeze_after_start": True, **extra},
     )
     try:
         check_settings(settings)
@@ -170,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"studpoker room on http://{host}:{port}/  (database {settings.database_url})", flush=True)
     server = build_server(app, settings, log_level=args.log_level)
+    apply_thresholds(settings)
     server.run(sockets=[sock])
     return 0
 

@@ -6,6 +6,9 @@ the cards dealt (the stored history replayed) against the top of that deck, and 
 every card dealt against the root. For a hand dealt before verifiable deals: the revealed deck
 order and salt against its whole-deck commitment. Exit 0 when everything matches, 1 on any
 mismatch, 2 when it cannot be checked (no such hand, no database, a deck never revealed).
+
+HAND_ID is a hand's full id or any unique prefix of at least ``SHORT_ID_DIGITS`` hex digits, such
+as the short id the History panel shows (an ambiguous prefix lists the hands it matches).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
@@ -20,7 +24,15 @@ from typing import TYPE_CHECKING
 from studpoker.cli.audit import DB_HELP, missing_database
 
 if TYPE_CHECKING:
+    from studpoker.store import Store
     from studpoker.store.models import HandRecord, TableConfig
+
+# The History panel shows a hand's id by its first 8 digits (web/js/history.js); fewer than that
+# is too likely to match several of a busy room's hands.
+SHORT_ID_DIGITS = 8
+# An ambiguous prefix names at most this many of the hands it matches.
+CANDIDATES_SHOWN = 10
+_HEX = re.compile(r"[0-9a-f]+")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "cannot be checked."
         ),
     )
-    parser.add_argument("hand_id", metavar="HAND_ID", help="the hand's id")
+    parser.add_argument(
+        "hand_id",
+        metavar="HAND_ID",
+        help=f"the hand's id, or a unique prefix of it ({SHORT_ID_DIGITS} digits or more, as the"
+        " History panel shows)",
+    )
     parser.add_argument(
         "--player",
         metavar="NAME",
@@ -59,12 +76,50 @@ class UncheckableError(Exception):
     """The hand cannot be checked (exit 2), as opposed to a check that fails (exit 1)."""
 
 
-async def _load(url: str, hand_id: str) -> tuple[HandRecord, TableConfig]:
+async def resolve_hand_id(store: Store, given: str) -> str:
+    """The id of the one stored hand that ``given`` names: its whole id, or a unique prefix of
+    at least ``SHORT_ID_DIGITS`` hex digits. Raises :class:`UncheckableError` otherwise."""
+    from sqlalchemy import select
+
+    from studpoker.store.schema import hands
+
+    async with store.engine.connect() as conn:
+        if await conn.scalar(select(hands.c.id).where(hands.c.id == given)) is not None:
+            return given
+        prefix = given.strip().lower()
+        if not _HEX.fullmatch(prefix):
+            raise UncheckableError(f"no hand {given!r}")
+        if len(prefix) < SHORT_ID_DIGITS:
+            raise UncheckableError(
+                f"hand id {given!r} is too short: give at least {SHORT_ID_DIGITS} digits of it"
+                " (the History panel shows the first 8)"
+            )
+        found = list(
+            await conn.scalars(
+                select(hands.c.id)
+                .where(hands.c.id.like(prefix + "%"))  # hex digits only: no LIKE wildcard in it
+                .order_by(hands.c.id)
+                .limit(CANDIDATES_SHOWN + 1)
+            )
+        )
+    if not found:
+        raise UncheckableError(f"no hand {given!r}: no hand id starts with {prefix}")
+    if len(found) > 1:
+        more = len(found) > CANDIDATES_SHOWN
+        count = f"more than {CANDIDATES_SHOWN}" if more else str(len(found))
+        listed = ", ".join(found[:CANDIDATES_SHOWN]) + (", ..." if more else "")
+        raise UncheckableError(
+            f"hand id {given!r} is ambiguous: {count} hands' ids start with it ({listed}); give more digits"
+        )
+    return str(found[0])
+
+
+async def _load(url: str, given: str) -> tuple[HandRecord, TableConfig]:
     from studpoker.store import Store
 
     store = await Store.open(url)
     try:
-        hand = await store.hand(hand_id)
+        hand = await store.hand(await resolve_hand_id(store, given))
         table = await store.table(hand.table_id)
     finally:
         await store.close()

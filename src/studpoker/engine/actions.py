@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -47,10 +47,17 @@ class LegalOption:
     kind: ActionKind
     amount: int
     all_in: bool = False
+    # The option as an Action, made on first use: the engine interns its options, so drivers
+    # that apply ``option.action`` share one Action per option.
+    _action: Action | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def action(self) -> Action:
-        return Action(kind=self.kind, amount=self.amount)
+        action = self._action
+        if action is None:
+            action = Action(kind=self.kind, amount=self.amount)
+            object.__setattr__(self, "_action", action)
+        return action
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind.value, "amount": self.amount, "all_in": self.all_in}

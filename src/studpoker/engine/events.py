@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from studpoker.cards import Card
 from studpoker.engine.actions import ActionKind
@@ -87,17 +87,68 @@ RawEvent = tuple[
 ]
 
 
-class EventLog:
-    """The hand's log: raw tuples appended cheaply, :class:`Event` records built when read."""
+# A round of cards dealt one to each of several players, logged as one record (a hand deals
+# dozens of cards): (DEAL, private, the seats in deal order, street, their cards, None, None,
+# False, None, "down" | "up"); ``private``: each card is seen by its owner only. It reads as
+# one DEAL event per card.
+DealRound = tuple[EventKind, bool, tuple[int, ...], str, tuple[Card | None, ...], None, None, bool, None, str]
+RawRecord = RawEvent | DealRound
 
-    __slots__ = ("_events", "raw")
+HAND_END_EVENT: RawEvent = (EventKind.HAND_END, None, None, None, None, None, None, False, None, None)
+"""The last event of every hand: one shared record (raw events are immutable)."""
+
+_DEAL = EventKind.DEAL
+
+
+# (version,) for the versions so far: the head of each Event, made once (an Event is then a
+# concatenation, the cheapest way to build one from its raw record).
+_VERSIONS: list[tuple[int]] = [(v,) for v in range(512)]
+
+
+def _versions(last: int) -> list[tuple[int]]:
+    """:data:`_VERSIONS`, long enough for version ``last``."""
+    if last >= len(_VERSIONS):
+        _VERSIONS.extend((v,) for v in range(len(_VERSIONS), 2 * last))
+    return _VERSIONS
+
+
+def _dealt(record: DealRound, version: int) -> list[Event]:
+    """The DEAL events of a round of cards, the first of them ``version``."""
+    _, private, seats, street, cards, _, _, _, _, face = record
+    new = tuple.__new__
+    return [
+        new(
+            Event, (v, _DEAL, seat if private else None, seat, street, (card,), None, None, False, None, face)
+        )
+        for v, seat, card in zip(range(version, version + len(cards)), seats, cards, strict=True)
+    ]
+
+
+class EventLog:
+    """The hand's log: raw tuples appended cheaply, :class:`Event` records built when read.
+
+    ``raw`` holds one record per event except for a round of cards (:data:`DealRound`), one
+    record for the round; ``extra`` counts the events those records hold beyond one each, so
+    that the log has ``len(raw) + extra`` events.
+    """
+
+    __slots__ = ("_events", "_read", "extra", "raw")
 
     def __init__(self) -> None:
-        self.raw: list[RawEvent] = []
+        self.raw: list[RawRecord] = []
+        self.extra = 0
         self._events: list[Event] = []
+        self._read = 0  # the raw records already in _events
 
     def __len__(self) -> int:
-        return len(self.raw)
+        return len(self.raw) + self.extra
+
+    def add_deals(
+        self, seats: tuple[int, ...], street: str, cards: tuple[Card, ...], face: str, private: bool
+    ) -> None:
+        """A round of ``cards``, one to each of ``seats`` in turn, face ``"down"`` or ``"up"``."""
+        self.raw.append((_DEAL, private, seats, street, cards, None, None, False, None, face))
+        self.extra += len(cards) - 1
 
     def add(
         self,
@@ -119,14 +170,22 @@ class EventLog:
         """The events after the first ``start`` (version ``start + 1`` on)."""
         events = self._events
         raw = self.raw
-        new = tuple.__new__  # Event._make without its length check: the raw records fit
-        for k in range(len(events), len(raw)):
-            record = raw[k]
-            detail = record[9]
-            if detail is not None and detail.__class__ is not str:
-                assert callable(detail)
-                record = (*record[:9], detail())
-            events.append(new(Event, (k + 1, *record)))
+        done = self._read
+        if done < len(raw):
+            self._read = len(raw)
+            versions = _versions(len(raw) + self.extra)
+            new = tuple.__new__  # Event._make without its length check: the raw records fit
+            append = events.append
+            for record in raw[done:]:
+                if record[0] is _DEAL:  # a DealRound: an event per card
+                    events += _dealt(cast(DealRound, record), len(events) + 1)
+                    continue
+                detail = record[9]
+                if detail.__class__ is not str and detail is not None:  # worked out now (SHOW)
+                    assert callable(detail)
+                    append(new(Event, versions[len(events) + 1] + (*record[:9], detail())))
+                else:
+                    append(new(Event, versions[len(events) + 1] + record))
         return tuple(events[start:])
 
     def forget(self, cards: frozenset[Card]) -> None:
@@ -139,6 +198,7 @@ class EventLog:
                 hidden = tuple(None if card in cards else card for card in held)
                 raw[k] = (*record[:4], hidden, *record[5:])
         self._events.clear()
+        self._read = 0
 
     def visible_to(self, seat: int | None, after_version: int = 0) -> tuple[Event, ...]:
         """What ``seat`` (None: a spectator) may see: hidden cards become None."""

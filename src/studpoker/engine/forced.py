@@ -34,6 +34,11 @@ class ForcedBets:
 
     antes: Mapping[int, int] | None = None
     blinds: Mapping[int, int] | None = None
+    # The table's big blind when others post a big blind too (R-O8-POST-TO-COME-IN): the action
+    # starts left of him, not of the last poster. None: the last of the largest blinds.
+    big_blind: int | None = None
+    # Seats whose ante is a missed small blind posted dead (R-O8-MISSED-BLINDS): its events say so.
+    dead_blinds: frozenset[int] = frozenset()
 
     def seat_antes(self, seat_numbers: Sequence[int]) -> list[int] | None:
         """The ante of each seat in ``seat_numbers`` order, or None for the stakes' ante."""
@@ -56,8 +61,10 @@ class ForcedBets:
                     raise ForcedBetsError(
                         f"{name}: seat {seat} must post a whole number of units 0 or more, not {amount!r}"
                     )
+        if self.big_blind is not None and (self.blinds is None or not self.blinds.get(self.big_blind)):
+            raise ForcedBetsError(f"big_blind: seat {self.big_blind} posts no blind")
         if self.blinds is not None:
-            if game.kind != "omaha":
+            if not game.has_button:
                 raise ForcedBetsError(f"{game.code} has a bring-in, not blinds")
             too_big = {s: a for s, a in self.blinds.items() if a > stakes.small_bet}
             if too_big:

@@ -1,8 +1,8 @@
-"""The legal options of a decision, interned: one shared tuple per key of amounts.
+"""The legal options of a decision, interned: one shared view per seat and key of amounts.
 
 Legal options are immutable and depend only on a few amounts (the player's bet, the bet to
 call, his all-in total when it limits anything, and the bet or raise open to him), so the
-betting round works out that key and looks the options up here instead of building them.
+betting round works out that key and looks the seat's options up here instead of building them.
 """
 
 from __future__ import annotations
@@ -20,38 +20,31 @@ from studpoker.engine.actions import (
 )
 
 # Legal options are immutable and depend only on a few amounts: the whole option tuple is
-# interned under that key (see ``Betting._work_out_legal``), built once, and shared by every hand,
-# with one ``LegalActions`` view per seat number made on first use.
+# interned under that key (see ``Betting.legal_actions``), built once and shared by every hand,
+# and so is the ``LegalActions`` view of it for each seat number (one look-up per decision).
 NO_RAISE, RAISE_COMPLETE, RAISE_BET, RAISE_RAISE = 0, 1, 2, 3
 _RAISE_KINDS = (None, COMPLETE, BET, RAISE)
-Offer = tuple[int, int, int]  # (raise kind, first target, second target): see Betting._set_offer
+Offer = tuple[int, int, int]  # (raise kind, first target, second target): see rounds.set_offer
 NO_OFFER: Offer = (NO_RAISE, 0, 0)
 OptionKey = tuple[int, int, int, int, int, int]
+SeatKey = tuple[int, int, int, int, int, int, int]  # (seat number, *OptionKey)
+
+OPTIONS: dict[OptionKey, tuple[LegalOption, ...]] = {}
+LEGAL: dict[SeatKey, LegalActions] = {}
+_MOST_KEYS = 50_000  # odd stacks make new keys: keep the tables bounded
 
 
-class Legal:
-    """The interned options for one key and their per-seat views."""
-
-    __slots__ = ("options", "views")
-
-    def __init__(self, options: tuple[LegalOption, ...]) -> None:
-        self.options = options
-        self.views: list[LegalActions | None] = [None] * 11  # by seat number 1..10
-
-    def view(self, seat: int) -> LegalActions:
-        view = self.views[seat]
-        if view is None:
-            view = self.views[seat] = LegalActions(seat=seat, options=self.options)
-        return view
-
-
-LEGAL: dict[OptionKey, Legal] = {}
-
-
-def intern(key: OptionKey) -> Legal:
-    if len(LEGAL) > 50_000:
+def intern(key: SeatKey) -> LegalActions:
+    """The view for ``key`` (not yet in :data:`LEGAL`), its options shared with the other seats."""
+    if len(LEGAL) > _MOST_KEYS:
         LEGAL.clear()
-    legal = LEGAL[key] = Legal(_build_options(key))
+        OPTIONS.clear()
+    seat, *amounts = key
+    option_key: OptionKey = tuple(amounts)  # type: ignore[assignment]
+    options = OPTIONS.get(option_key)
+    if options is None:
+        options = OPTIONS[option_key] = _build_options(option_key)
+    legal = LEGAL[key] = LegalActions(seat=seat, options=options)
     return legal
 
 

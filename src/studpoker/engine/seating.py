@@ -83,6 +83,6 @@ def _check_stakes_and_button(
             raise ValueError("stud has no button; leave button=None")
     else:
         if stakes.big_blind <= 0 and not blinds_given:
-            raise ValueError("Omaha needs a big blind above zero")
+            raise ValueError(f"{game.short_name} needs a big blind above zero")
         if button is None or button not in {s for s, _ in seats}:
-            raise ValueError(f"Omaha needs button= one of the seats dealt in, not {button!r}")
+            raise ValueError(f"{game.short_name} needs button= one of the seats dealt in, not {button!r}")

@@ -115,6 +115,37 @@ def low_signature_key(signature: int) -> tuple[int, ...]:
     return key
 
 
+# The hot path compares boards as ints: each key as a number whose order is the tuples' order
+# (every element shifted into 1..27, five bits each, a missing element 0 so that a prefix
+# comes first, as with tuples).
+_RANK_DIGITS = 6  # a key has at most five elements; one more keeps the prefix rule
+HIGH_RANK_BY_SIGNATURE: dict[int, int] = {}
+LOW_RANK_BY_SIGNATURE: dict[int, int] = {}
+
+
+def _key_rank(key: tuple[int, ...]) -> int:
+    rank = 0
+    for digit in range(_RANK_DIGITS):
+        rank = rank << 5 | (key[digit] + 14 if digit < len(key) else 0)
+    return rank
+
+
+def high_signature_rank(signature: int) -> int:
+    """:func:`high_signature_key` as an int of the same order (greater is better)."""
+    rank = HIGH_RANK_BY_SIGNATURE.get(signature)
+    if rank is None:
+        rank = HIGH_RANK_BY_SIGNATURE[signature] = _key_rank(high_signature_key(signature))
+    return rank
+
+
+def low_signature_rank(signature: int) -> int:
+    """:func:`low_signature_key` as an int of the same order (greater is better)."""
+    rank = LOW_RANK_BY_SIGNATURE.get(signature)
+    if rank is None:
+        rank = LOW_RANK_BY_SIGNATURE[signature] = _key_rank(low_signature_key(signature))
+    return rank
+
+
 def bring_in_table(*, razz: bool, by_suit: bool) -> tuple[tuple[int, int], ...]:
     """:func:`bring_in_key` of every card code, for a look-up per door card."""
     return tuple(bring_in_key(code, razz=razz, by_suit=by_suit) for code in range(52))

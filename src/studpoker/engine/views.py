@@ -11,7 +11,7 @@ from studpoker.engine.pots import Pot
 from studpoker.engine.result import HandResult
 
 if TYPE_CHECKING:
-    from studpoker.engine.state import Hand
+    from studpoker.engine.hand_state import HandState
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -87,47 +87,48 @@ class HandView:
         }
 
 
-def build_view(hand: Hand, viewer: int | None) -> HandView:
-    if viewer is not None:
-        hand._seat_index(viewer)
-    result = hand.result if hand.is_over else None
+def build_view(
+    s: HandState, viewer: int | None, *, result: HandResult | None, legal: LegalActions | None
+) -> HandView:
+    """The view of ``viewer`` (a seat of the hand, or None), given the hand's ``result`` (None
+    until it is over) and the viewer's ``legal`` options (None unless it is his turn)."""
     shown = {h.seat for h in result.shown} if result is not None else set()
-    unknown = hand._unknown_cards  # a replayed history's stand-ins for its unknown cards
+    unknown = s.unknown_cards  # a replayed history's stand-ins for its unknown cards
+    exposed, folded = s.exposed, s.folded
     seats: list[SeatView] = []
-    for i, seat in enumerate(hand.seat_numbers):
-        visible = seat == viewer or seat in shown or (hand._exposed and not hand._folded[i])
+    for i, seat in enumerate(s.seat_numbers):
+        visible = seat == viewer or seat in shown or (exposed and not folded[i])
         if visible:
-            down = tuple(None if c in unknown else c for c in hand._down[i])
+            down = tuple(None if c in unknown else c for c in s.down[i])
         else:
-            down = tuple(None for _ in hand._down[i])
+            down = tuple(None for _ in s.down[i])
         seats.append(
             SeatView(
                 seat=seat,
-                stack=hand._stack[i],
-                bet=hand._bet[i],
-                contributed=hand._put[i],
-                folded=hand._folded[i],
-                all_in=hand._allin[i] and not hand._folded[i],
-                protected=hand._protected[i],
+                stack=s.stacks[i],
+                bet=s.bets[i],
+                contributed=s.put[i],
+                folded=folded[i],
+                all_in=s.all_in[i] and not folded[i],
+                protected=s.protected[i],
                 down=down,
-                up=tuple(None if c in unknown else c for c in hand._up[i]) if unknown else tuple(hand._up[i]),
+                up=tuple(None if c in unknown else c for c in s.up[i]) if unknown else tuple(s.up[i]),
                 shown=seat in shown,
             )
         )
-    to_act = hand.to_act
-    legal = hand.legal_actions() if to_act is not None and to_act == viewer else None
-    bring_in = hand._bring_in_player
+    to_act = s.to_act
+    bring_in = s.bring_in_player
     return HandView(
         viewer=viewer,
-        game=hand.game.code,
-        street=hand.street,
-        version=hand.version,
-        button=hand.button,
-        bring_in_seat=None if bring_in is None else hand.seat_numbers[bring_in],
+        game=s.game.code,
+        street=s.street_name(),
+        version=s.version(),
+        button=s.button,
+        bring_in_seat=None if bring_in is None else s.seat_numbers[bring_in],
         seats=tuple(seats),
-        board=tuple(hand._board),
-        pots=hand.pots() if result is None else (),
-        to_act=to_act,
+        board=tuple(s.board),
+        pots=s.pots() if result is None else (),
+        to_act=None if to_act is None else s.seat_numbers[to_act],
         legal=legal,
         is_over=result is not None,
         result=result,

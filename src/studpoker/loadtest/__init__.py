@@ -4,7 +4,9 @@
 with enough tables for the run (see docs/load.md).
 """
 
-from .client import LoadConfig, LoadPlayer, LoadRun, choose, run_load
+from .client import LoadRun, run_load
+from .config import LoadConfig
+from .player import LoadPlayer, choose
 from .report import LoadReport, Metrics, percentile
 
 __all__ = [

@@ -41,6 +41,34 @@ class Metrics:
         if len(self.error_samples) < 20:
             self.error_samples.append(text[:300])
 
+    def to_json(self) -> dict[str, Any]:
+        """What a load worker process measured, for the process that merges the run."""
+        data = asdict(self)
+        data["hands"], data["voided"] = sorted(self.hands), sorted(self.voided)
+        data["errors"] = dict(self.errors)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Metrics:
+        return cls(
+            **{
+                **data,
+                "hands": set(data["hands"]),
+                "voided": set(data["voided"]),
+                "errors": Counter(data["errors"]),
+            }
+        )
+
+    def merge(self, other: Metrics) -> None:
+        """Add another process's measurements to these (a hand seen by both counts once)."""
+        self.latencies.extend(other.latencies)
+        self.hands |= other.hands
+        self.voided |= other.voided
+        self.errors.update(other.errors)
+        self.error_samples.extend(other.error_samples[: max(0, 20 - len(self.error_samples))])
+        for name in ("actions", "reconnects", "drops", "timeouts", "sat_in", "busted", "messages_received"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 @dataclass
 class LoadReport:
@@ -67,6 +95,16 @@ class LoadReport:
     timeouts: int
     messages_received: int
     busted: int = 0
+    # CPU seconds over the measured window: the server's (from /api/health), this load client's,
+    # and the whole machine's (every process, from /proc/stat), with the machine's core count.
+    server_cpu_seconds: float | None = None
+    client_cpu_seconds: float | None = None
+    machine_cpu_seconds: float | None = None
+    cores: int | None = None
+    # The load client's processes (``--processes``) and each one's CPU seconds in the window
+    # (the coordinating process first when there are several); their sum is client_cpu_seconds.
+    client_processes: int = 1
+    client_cpu_by_process: list[float] = field(default_factory=list)
     audit_balanced: bool | None = None
     audit_text: str = ""
     notes: list[str] = field(default_factory=list)
@@ -120,6 +158,13 @@ class LoadReport:
         )
 
     @property
+    def server_cpu_us_per_action(self) -> float | None:
+        """The server's CPU per action in the measured window (microseconds)."""
+        if self.server_cpu_seconds is None or not self.actions:
+            return None
+        return round(self.server_cpu_seconds / self.actions * 1e6, 1)
+
+    @property
     def error_count(self) -> int:
         return sum(self.errors.values())
 
@@ -135,10 +180,33 @@ class LoadReport:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["meets_bar"] = self.meets()
+        data["server_cpu_us_per_action"] = self.server_cpu_us_per_action
         return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    def cpu_text(self) -> str:
+        """Who used the machine in the measured window, and the server's CPU per action."""
+        if self.server_cpu_seconds is None:
+            return "server not measured (its /api/health gives no cpu_seconds)"
+        span = max(self.seconds, 1e-9)
+        parts = [
+            f"server {self.server_cpu_seconds:.1f} s ({self.server_cpu_seconds / span:.0%} of a core),"
+            f" {self.server_cpu_us_per_action or 0:.0f} us per action"
+        ]
+        if self.client_cpu_seconds is not None:
+            share = self.client_cpu_seconds / span
+            client = f"load client {self.client_cpu_seconds:.1f} s ({share:.0%} of a core"
+            if self.client_processes > 1:
+                coordinator, *workers = self.client_cpu_by_process
+                each = ", ".join(f"{c:.1f}" for c in workers)
+                client += f"; coordinator {coordinator:.1f} s, {self.client_processes} workers {each} s"
+            parts.append(client + ")")
+        if self.machine_cpu_seconds is not None and self.cores:
+            busy = self.machine_cpu_seconds / (span * self.cores)
+            parts.append(f"machine {busy:.0%} busy of {self.cores} cores")
+        return "; ".join(parts)
 
     def render(self) -> str:
         lat = self.latency_ms
@@ -163,9 +231,22 @@ class LoadReport:
             f"  reconnects        {self.reconnects} (drops {self.drops})",
             f"  out of money      {self.busted} players left their table",
             f"  messages received {self.messages_received}",
+            f"  CPU               {self.cpu_text()}",
             f"  audit             {audit}",
             f"  p99 < 100 ms, zero errors: {'yes' if self.meets() else 'no'}",
         ]
         lines.extend(f"  error: {s}" for s in self.error_samples[:5])
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+
+async def audit(database_url: str) -> tuple[bool, str]:
+    """The ledger audit of the server's database after a run: (balanced, the report's text)."""
+    from studpoker.store import Store
+
+    store = await Store.open(database_url)
+    try:
+        report = await store.audit()
+    finally:
+        await store.close()
+    return bool(report.balanced), report.render()

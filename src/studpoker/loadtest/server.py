@@ -2,7 +2,7 @@
 
 It is the real application (:func:`studpoker.server.create_app`, one uvicorn process) with two
 differences from ``studpoker serve``: it first makes sure the database holds ``--tables`` tables
-of one game and stakes (the server itself only creates its 16 default tables), and with
+of one game and stakes (the server itself only creates its 20 default tables), and with
 ``--fast-hash`` it hashes passwords with cheap Argon2 parameters, so that registering thousands
 of load accounts does not dominate the run. ``--profile FILE`` writes a pyinstrument profile
 (HTML, or text when FILE ends in .txt) of the whole server when it stops (SIGTERM / SIGINT).
@@ -22,6 +22,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from studpoker.games import GAMES
 
 
 async def prepare_tables(
@@ -62,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tables", type=int, default=16)
-    parser.add_argument("--game", default="7S", choices=["7S", "7S8", "RZ", "O8"])
+    parser.add_argument("--game", default="7S", choices=list(GAMES))
     parser.add_argument("--stakes", default="100/200", help="small/big bet in cents")
     parser.add_argument("--think-seconds", type=float, default=10.0)
     parser.add_argument("--countdown-seconds", type=float, default=20.0)
@@ -76,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from studpoker.server import Settings, create_app
+    from studpoker.server.gc_policy import apply_thresholds
     from studpoker.server.http import build_server, listening_socket
     from studpoker.store import Store
 
@@ -100,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         countdown_seconds=args.countdown_seconds,
         hand_pause_seconds=args.hand_pause,
         default_tables=False,
+        gc_freeze_after_start=True,
         protected_all_ins_per_day=args.protected_all_ins,
         # Load clients send fast at zero think time: keep the per-connection limit out of the way.
         message_rate=50.0,
@@ -134,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     port = sock.getsockname()[1]
     print(f"studpoker room on http://{args.host}:{port}/  (database {args.database_url})", flush=True)
     server = build_server(app, settings, log_level=args.log_level, ws_ping=False)
+    apply_thresholds(settings)
     if args.profile:
         # uvicorn re-raises SIGTERM after its graceful shutdown, which would end the process
         # before the profile is written: forget the captured signals once shut down.

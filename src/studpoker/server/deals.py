@@ -9,6 +9,7 @@ cards are in no view, so they are opened to nobody.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from studpoker import fairness
 from studpoker.cards import Card
 from studpoker.engine.views import HandView
+
+from .protocol.server import fast_encode
 
 
 @dataclass
@@ -60,6 +63,7 @@ class DealInPlay:
         self.root = self.tree.root.hex()
         self._position = {card: i for i, card in enumerate(self.deal.order)}
         self._openings: dict[int, dict[str, Any]] = {}
+        self._opening_texts: dict[int, str] = {}
         self.sent: dict[int | None, set[int]] = {}
 
     @property
@@ -75,6 +79,16 @@ class DealInPlay:
             found = self._openings[position] = self.deal.opening(position, self.tree).to_json()
         return found
 
+    def opening_text(self, position: int) -> str:
+        """The opening of ``position`` as compact JSON, as a message's model would write it:
+        each card is opened to up to nine viewer classes, and its text is made once."""
+        found = self._opening_texts.get(position)
+        if found is None:
+            opening = self.opening(position)
+            found = fast_encode(opening) or json.dumps(opening, separators=(",", ":"))
+            self._opening_texts[position] = found
+        return found
+
     def visible_positions(self, view: HandView) -> list[int]:
         """The deck positions of every card ``view`` shows, in deck order."""
         cards: list[Card] = list(view.board)
@@ -87,9 +101,10 @@ class DealInPlay:
         """Every opening the viewer of ``view`` may check (a snapshot's)."""
         return [self.opening(p) for p in self.visible_positions(view)]
 
-    def newly_visible(self, viewer: int | None, view: HandView) -> list[dict[str, Any]]:
-        """The openings of the cards ``view`` shows that this viewer class was not sent yet."""
+    def newly_visible(self, viewer: int | None, view: HandView) -> list[int]:
+        """The deck positions of the cards ``view`` shows that this viewer class was not sent
+        the openings of yet, in deck order (now counted as sent)."""
         sent = self.sent.setdefault(viewer, set())
         new = [p for p in self.visible_positions(view) if p not in sent]
         sent.update(new)
-        return [self.opening(p) for p in new]
+        return new

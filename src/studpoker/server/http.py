@@ -26,6 +26,7 @@ whatever happens to be installed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import socket
@@ -38,6 +39,9 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+from websockets.protocol import OPEN
 
 from .ratelimit import TokenBucket, address_key
 from .redact import install_token_redaction
@@ -85,6 +89,10 @@ def check_settings(settings: Settings) -> tuple[Network, ...]:
         raise ValueError("http_keep_alive_seconds must be at least 1")
     if settings.listen_backlog < 1:
         raise ValueError("listen_backlog must be at least 1")
+    if settings.ws_compress_min_bytes < 0:
+        raise ValueError("ws_compress_min_bytes must be 0 or more")
+    if settings.ws_receive_queue_pause < 1:
+        raise ValueError("ws_receive_queue_pause must be at least 1")
     return parse_trusted_proxies(settings.trusted_proxies)
 
 
@@ -143,15 +151,19 @@ class ConnectionGuard:
         bucket = self._arrivals.get(address)
         if bucket is None:
             if len(self._arrivals) >= 100_000:  # bound memory under a spray of addresses
-                self._forget_idle_arrivals()
+                self.forget_idle_arrivals()
             bucket = self._arrivals[address] = TokenBucket(self.new_per_second, self.new_burst)
         return bucket.take()
 
-    def _forget_idle_arrivals(self) -> None:
+    def forget_idle_arrivals(self) -> None:
         """Drop the meters of addresses with no open connection (a fresh one starts full,
         which such an address would have refilled to by now or soon)."""
         for address in [a for a in self._arrivals if not self._open[a]]:
             del self._arrivals[address]
+
+    def meters_arrivals_of(self, host: str) -> bool:
+        """Whether a new-connection meter is kept for ``host``'s address."""
+        return address_key(host) in self._arrivals
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         address = self._address_of.pop(transport, None)
@@ -174,11 +186,14 @@ class ConnectionGuard:
 
 @dataclass(frozen=True)
 class Hardening:
-    """What the protocol classes need from the server they belong to."""
+    """What the protocol classes need from the server they belong to (the WebSocket thresholds
+    are the Settings fields of the same names, ``ws_...``)."""
 
     guard: ConnectionGuard
     request_timeout_seconds: float
     max_head_bytes: int
+    compress_min_bytes: int = Settings.ws_compress_min_bytes
+    receive_queue_pause: int = Settings.ws_receive_queue_pause
 
 
 class HardenedConfig(uvicorn.Config):
@@ -277,15 +292,147 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
+class CoalescingTransport:
+    """A transport whose writes of one event-loop turn leave in one ``write``: the frames a table
+    sends a socket after an action (events, the clock, the openings) cost one system call, not
+    one each. The bytes and their order are unchanged; ``close`` sends what is waiting first."""
+
+    __slots__ = ("_loop", "_pending", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self._loop = loop
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        if not self._pending:
+            self._loop.call_soon(self.flush)
+        self._pending.append(data if type(data) is bytes else bytes(data))
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        data = b"".join(self._pending)
+        self._pending.clear()
+        if not self.transport.is_closing():
+            self.transport.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def abort(self) -> None:
+        self._pending.clear()
+        self.transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+# The scope extension under which a socket of the room offers :meth:`GuardedWebSocketProtocol.
+# send_text_now` to the app (``server/connections.py``): frames written at once, in order.
+FRAME_SINK_EXTENSION = "studpoker.frame_sink"
+
+
+def text_frame_header(length: int) -> bytes:
+    """The head of an unmasked, final, uncompressed text frame of ``length`` bytes (RFC 6455
+    5.2: a server never masks)."""
+    if length < 126:
+        return bytes((0x81, length))
+    if length < 1 << 16:
+        return bytes((0x81, 126)) + length.to_bytes(2, "big")
+    return bytes((0x81, 127)) + length.to_bytes(8, "big")
+
+
+_last_frame: list[bytes] = [b"", b"\x81\x00"]  # the last payload framed, and its frame
+
+
+def plain_text_frame(data: bytes) -> bytes:
+    """``data`` as an uncompressed text frame; the same payload sent to the watchers one after
+    the other (every copy of an event) is framed once."""
+    last = _last_frame
+    if data is not last[0]:
+        last[0], last[1] = data, text_frame_header(len(data)) + data
+    return last[1]
+
+
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """The WebSocket that an upgraded connection becomes: it gives back the address slot the
-    HTTP protocol took for the connection."""
+    HTTP protocol took for the connection, writes through a :class:`CoalescingTransport`, and
+    lets the app write text frames without the ASGI send path (:meth:`send_text_now`).
+
+    Text frames shorter than ``ws_compress_min_bytes`` leave uncompressed even when the client
+    asked for permessage-deflate (RFC 7692 compresses message by message; a frame without RSV1
+    is plain), and the socket is read on while fewer than ``ws_receive_queue_pause`` messages
+    wait for the app (the :class:`Hardening` of the server's config carries both)."""
+
+    @functools.cached_property
+    def compress_min_bytes(self) -> int:
+        return hardening_of(self.config).compress_min_bytes
+
+    @functools.cached_property
+    def receive_queue_pause(self) -> int:
+        return hardening_of(self.config).receive_queue_pause
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self.raw_transport = transport
+        super().connection_made(transport)
+        self.coalescing = CoalescingTransport(transport, asyncio.get_running_loop())
+        self.transport = self.coalescing  # type: ignore[assignment]
+        # Frames written while the transport's buffer is over its high-water mark (the client
+        # does not read): what the ASGI send would have queued behind ``writable``.
+        self.unsent = 0
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.unsent = 0
 
     def connection_lost(self, exc: Exception | None) -> None:
         try:
             super().connection_lost(exc)
         finally:
-            hardening_of(self.config).guard.release(self.transport)
+            hardening_of(self.config).guard.release(self.raw_transport)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope: dict[str, Any] | None = getattr(self, "scope", None)  # none after a refusal
+        if scope is not None:
+            scope["extensions"][FRAME_SINK_EXTENSION] = {"sink": self}
+
+    def send_receive_event_to_app(self) -> None:
+        # uvicorn stops reading the socket after every message until the app has taken it: two
+        # system calls per frame. Reading goes on while fewer than receive_queue_pause wait.
+        if self.read_paused or self.queue.qsize() >= self.receive_queue_pause:
+            super().send_receive_event_to_app()
+            return
+        self.read_paused = True  # (uvicorn pauses only when it is False)
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
+
+    def send_text_now(self, data: bytes) -> int | None:
+        """Write one text message (``data``: its UTF-8 bytes) now: it leaves with this loop
+        turn's other frames, in order with everything else written to the socket. What the
+        ASGI ``websocket.send`` does, less a task switch, the layers of middleware and the
+        compression of small frames. The frames written since the transport's buffer went over
+        its high-water mark (0 while the client keeps up), or None when the socket takes no
+        more (closed, closing, not open yet)."""
+        if self.close_sent or self.disconnected or not self.handshake_complete or self.conn.state is not OPEN:
+            return None
+        if len(data) < self.compress_min_bytes or not self.conn.extensions:
+            self.coalescing.write(plain_text_frame(data))
+        else:
+            try:
+                self.conn.send_text(data)
+            except InvalidState:
+                return None
+            self.coalescing.write(b"".join(self.conn.data_to_send()))
+        if not self.writable.is_set():
+            self.unsent += 1
+        return self.unsent
 
 
 def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
@@ -319,6 +466,8 @@ def build_server(
         ),
         request_timeout_seconds=settings.http_request_timeout_seconds,
         max_head_bytes=settings.http_max_head_bytes,
+        compress_min_bytes=settings.ws_compress_min_bytes,
+        receive_queue_pause=settings.ws_receive_queue_pause,
     )
     config = HardenedConfig(
         app,

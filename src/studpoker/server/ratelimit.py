@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from studpoker.store.login_attempts import Counted, LoginAttempts, Window, attempt_key
+
 # Keys kept per window before the oldest are dropped (memory under a spray of names/addresses).
 _MAX_KEYS = 100_000
 
@@ -168,6 +170,47 @@ class LoginLimiter:
             window.discard(key, stamp)
 
 
+@dataclass(frozen=True)
+class SharedAttempt:
+    """A login counted in the database by :class:`SharedLoginLimiter`."""
+
+    allowed: bool
+    retry_after: float = 0.0
+    name_key: str = ""
+    counted: Counted | None = None
+
+
+class SharedLoginLimiter:
+    """:class:`LoginLimiter`'s rules with the counts in the database (``store.login_attempts``),
+    for a cluster: every gateway counts in the same rows, so a brute force split over several
+    gateways is held to one budget. The database's clock times the windows."""
+
+    def __init__(self, max_failures: int = 5, window: float = 300.0, max_address_failures: int = 50) -> None:
+        self.max_failures = max_failures
+        self.window = window
+        self.max_address_failures = max_address_failures
+
+    async def begin(self, attempts: LoginAttempts, name_key: str, address: str) -> SharedAttempt:
+        per_name = attempt_key(f"login\n{address}\n{name_key}")
+        counted = await attempts.begin(
+            [
+                Window(per_name, self.max_failures, self.window),
+                Window(attempt_key(f"login\n{address}"), self.max_address_failures, self.window),
+            ]
+        )
+        return SharedAttempt(counted.allowed, counted.retry_after, per_name, counted)
+
+    async def succeeded(self, attempts: LoginAttempts, attempt: SharedAttempt) -> None:
+        """As in memory: the name's count is cleared, the address's given back."""
+        if attempt.counted is not None:
+            await attempts.give_back(attempt.counted)
+        await attempts.clear(attempt.name_key)
+
+    async def not_checked(self, attempts: LoginAttempts, attempt: SharedAttempt) -> None:
+        if attempt.counted is not None:
+            await attempts.give_back(attempt.counted)
+
+
 class RegistrationLimiter:
     """At most ``per_hour`` and ``per_day`` new accounts from one address (sliding windows),
     counted from when each registration starts, given back when it opens no account. The store
@@ -185,3 +228,26 @@ class RegistrationLimiter:
         """No account was opened: give the counts back."""
         for window, key, stamp in attempt.counted:
             window.discard(key, stamp)
+
+
+class SharedRegistrationLimiter:
+    """:class:`RegistrationLimiter`'s windows with the counts in the database
+    (``store.login_attempts``, under keys of their own), for a cluster: the gateways share one
+    budget of new accounts per address. Counted in one transaction before the password is
+    hashed, as in memory; given back when no account was opened."""
+
+    def __init__(self, per_hour: int, per_day: int) -> None:
+        self.per_hour = per_hour
+        self.per_day = per_day
+
+    async def begin(self, attempts: LoginAttempts, address: str) -> Counted:
+        return await attempts.begin(
+            [
+                Window(attempt_key(f"register\nhour\n{address}"), self.per_hour, 3600.0),
+                Window(attempt_key(f"register\nday\n{address}"), self.per_day, 86400.0),
+            ]
+        )
+
+    async def failed(self, attempts: LoginAttempts, counted: Counted) -> None:
+        """No account was opened: give the counts back."""
+        await attempts.give_back(counted)

@@ -3,7 +3,10 @@
 as PHH or as PokerStars text, either whole (the operator's) or as one seat saw it.
 
 Each hand is replayed through the engine from its stored PHH (with its table's house switches)
-and checked against the stacks the ledger settled before it is written.
+and checked against the stacks the ledger settled before it is written. A player's download
+holds his tournament hands too, after the cash ones (:func:`finished_tournament_hand_ids`),
+written in tournament chips: PokerStars with its tournament header, PHH with the tournament as
+its ``event``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import datetime
 from collections.abc import AsyncIterator
 from typing import Literal
 
+from . import tournament_hand_reads as tournament_reads
 from .core import Store
 from .models import HandRecord, TableRecord
 
@@ -54,12 +58,49 @@ async def finished_hand_ids(
         last = (rows[-1].table_id, rows[-1].started_at, rows[-1].id)
 
 
+async def finished_tournament_hand_ids(
+    store: Store, account_id: int, since: datetime.datetime | None
+) -> AsyncIterator[str]:
+    """The account's finished tournament hands by tournament, table and start time, a page at
+    a time (keyset pagination)."""
+    from sqlalchemy import select, tuple_
+
+    async with store.engine.connect() as conn:
+        name = await tournament_reads.account_name(conn, account_id)
+    if name is None:
+        return
+    mine = tournament_reads.hands_naming(account_id, name).subquery()
+    key = tuple_(mine.c.tournament_id, mine.c.table_no, mine.c.started_at, mine.c.id)
+    query = select(mine.c.id, mine.c.started_at, mine.c.tournament_id, mine.c.table_no)
+    if since is not None:
+        query = query.where(mine.c.started_at >= since)
+    query = query.order_by(mine.c.tournament_id, mine.c.table_no, mine.c.started_at, mine.c.id)
+    last: tuple[int, int, datetime.datetime, str] | None = None
+    while True:
+        async with store.engine.connect() as conn:
+            page = query if last is None else query.where(key > last)
+            rows = (await conn.execute(page.limit(PAGE))).all()
+        for row in rows:
+            yield str(row.id)
+        if len(rows) < PAGE:
+            return
+        last = (rows[-1].tournament_id, rows[-1].table_no, rows[-1].started_at, rows[-1].id)
+
+
+async def table_of(store: Store, record: HandRecord) -> TableRecord:
+    """The table a stored hand was dealt at: a cash table's record, or the tournament table its
+    history describes."""
+    if record.tournament is not None:
+        return tournament_reads.tournament_table(record)
+    return await store.table(record.table_id)
+
+
 def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: int | None) -> str:
     """The text of one stored hand: every card (``account_id`` None: the room's record) or as
     that account saw it from his seat. ``ValueError`` when it cannot be written."""
     from studpoker.games import get_game
     from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay
-    from studpoker.history.pokerstars import pokerstars_history
+    from studpoker.history.pokerstars import Tournament, pokerstars_history
 
     if not record.phh:
         raise ValueError("it was stored without its PHH history")
@@ -78,15 +119,21 @@ def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: 
         viewer = next((s for s, p in record.seats.items() if p.account_id == account_id), None)
         if viewer is None:
             raise ValueError(f"account {account_id} was not dealt into it")
+    held = record.tournament
     if fmt == "pokerstars":
+        tournament = None
+        if held is not None:
+            tournament = Tournament.of_play_money(held.id, held.buy_in, held.fee, held.level)
         return pokerstars_history(
             hand,
             players=names,
             hand_id=record.id,
-            table=table.name,
+            # PokerStars names a tournament table by the tournament and the table's number.
+            table=table.name if held is None else f"{held.id} {held.table_no}",
             time=record.started_at,
             viewer=viewer,
             reveal=viewer is None,
+            tournament=tournament,
             seat_count=table.config.max_seats,
         )
     return hand_to_phh(
@@ -95,6 +142,7 @@ def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: 
         hand_id=record.id,
         table=table.name,
         time=record.started_at,
+        event=None if held is None else f"{held.name} (tournament {held.id}, level {held.level})",
         seen_by=EVERY_CARD if viewer is None else viewer,
     ).dumps()
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from studpoker.games import GAMES as GAME_RECORDS
+from studpoker.games import Game
+from studpoker.money import format_money
+
 from .errors import InvalidInputError
 
-GAMES: tuple[str, ...] = ("7S", "7S8", "RZ", "O8")
+GAMES: tuple[str, ...] = tuple(GAME_RECORDS)  # the codes a table may play (studpoker.games)
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 
@@ -70,19 +74,22 @@ class TableConfig:
         countdown_seconds: int = 20,
         house: str = "",
     ) -> TableConfig:
-        """The rule book's defaults (R-STAKES): ante = big bet / 10, bring-in = small bet / 2,
-        blinds = small bet / 2 and small bet (O8), buy-in from 10 to 50 big bets, 8 seats (10 in O8)."""
-        is_omaha = game == "O8"
+        """The rule book's defaults (R-STAKES): the forced bets by the game's rule
+        (:class:`studpoker.games.ForcedBetRule`: stud ante = big bet / 10, bring-in = small bet / 2,
+        Omaha blinds = small bet / 2 and small bet), the game's most seats, buy-in from 10 to 50
+        big bets. An unknown game raises :class:`InvalidInputError`."""
+        record = _game(game)
+        forced = record.forced_bets.amounts(small_bet, big_bet)
         return cls(
             name=name,
             game=game,
             small_bet=small_bet,
             big_bet=big_bet,
-            ante=(0 if is_omaha else big_bet // 10) if ante is None else ante,
-            bring_in=(0 if is_omaha else small_bet // 2) if bring_in is None else bring_in,
-            small_blind=small_bet // 2 if is_omaha else 0,
-            big_blind=small_bet if is_omaha else 0,
-            max_seats=(10 if is_omaha else 8) if max_seats is None else max_seats,
+            ante=forced["ante"] if ante is None else ante,
+            bring_in=forced["bring_in"] if bring_in is None else bring_in,
+            small_blind=forced["small_blind"],
+            big_blind=forced["big_blind"],
+            max_seats=record.max_players if max_seats is None else max_seats,
             min_buy_in=10 * big_bet if min_buy_in is None else min_buy_in,
             max_buy_in=50 * big_bet if max_buy_in is None else max_buy_in,
             think_seconds=think_seconds,
@@ -94,8 +101,7 @@ class TableConfig:
         """Raise :class:`InvalidInputError` naming the first bad field."""
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 40:
             raise InvalidInputError(f"table name must be 1 to 40 characters, not {self.name!r}")
-        if self.game not in GAMES:
-            raise InvalidInputError(f"unknown game {self.game!r}: use one of {', '.join(GAMES)}")
+        record = _game(self.game)
         for key in (
             "small_bet", "big_bet", "ante", "bring_in", "small_blind", "big_blind",
             "max_seats", "min_buy_in", "max_buy_in", "think_seconds", "countdown_seconds",
@@ -107,15 +113,25 @@ class TableConfig:
             raise InvalidInputError(
                 f"bets must satisfy 0 < small bet <= big bet, not {self.small_bet}/{self.big_bet}"
             )
-        most = 10 if self.game == "O8" else 8
-        if not 2 <= self.max_seats <= most:
-            raise InvalidInputError(f"{self.game} tables seat 2 to {most} players, not {self.max_seats}")
+        fewest, most = record.min_players, record.max_players
+        if not fewest <= self.max_seats <= most:
+            raise InvalidInputError(
+                f"{self.game} tables seat {fewest} to {most} players, not {self.max_seats}"
+            )
         if not 0 < self.min_buy_in <= self.max_buy_in:
             raise InvalidInputError(
                 f"buy-in limits must satisfy 0 < min <= max, not {self.min_buy_in}..{self.max_buy_in}"
             )
         if self.think_seconds <= 0 or self.countdown_seconds < 0:
             raise InvalidInputError("the clock needs think_seconds > 0 and countdown_seconds >= 0")
+
+
+def _game(code: object) -> Game:
+    """The game a table plays: its exact code (aliases are for people, not stored tables)."""
+    record = GAME_RECORDS.get(code) if isinstance(code, str) else None
+    if record is None:
+        raise InvalidInputError(f"unknown game {code!r}: use one of {', '.join(GAMES)}")
+    return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +187,24 @@ class DealSeeds:
 
 
 @dataclass(frozen=True, slots=True)
+class HandTournament:
+    """Where a tournament hand was dealt (its amounts are tournament chips, not money): the
+    tournament, its table number, the level of the hand, the buy-in and fee (money units)."""
+
+    id: int
+    name: str
+    table_no: int
+    level: int
+    buy_in: int
+    fee: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """A hand: ``status`` is ``in_progress``, ``finished`` or ``void``.
+
+    A tournament hand (``tournament`` set: ``store/tournament_hand_reads.py``) was dealt at no
+    cash table: its ``table_id`` is 0 and its seats come from its history.
 
     ``deck_order`` (the 52 cards, top first, e.g. ``"As Kd ..."``) is stored when the hand
     finishes. A verifiable deal (docs/fairness.md) has its ``server_seed`` (hex: the operator's
@@ -198,6 +230,7 @@ class HandRecord:
     seed_commitment: str | None = None
     deck_root: str | None = None
     client_seeds: tuple[tuple[int, str], ...] = ()
+    tournament: HandTournament | None = None
 
     @property
     def verifiable(self) -> bool:
@@ -234,6 +267,5 @@ class AuditReport:
 
 
 def _money(units: int) -> str:
-    sign = "-" if units < 0 else ""
-    whole, cents = divmod(abs(units), 100)
-    return f"{sign}{whole:,}.{cents:02d} ({units} units)"
+    # the one money format of the table, the histories and the command line: two decimals
+    return format_money(units)

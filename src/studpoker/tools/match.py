@@ -117,7 +117,7 @@ def run_match(
     seats = [(i + 1, stack) for i in range(len(players))]
     by_seat = {i + 1: bot for i, bot in enumerate(players)}
     result = MatchResult(game.code, stakes, [getattr(b, "name", type(b).__name__) for b in players])
-    omaha = game.kind == "omaha"
+    omaha = game.has_button
     start = time.perf_counter()
     for number in range(hands):
         button = seats[number % len(seats)][0] if omaha else None

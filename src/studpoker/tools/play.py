@@ -179,7 +179,7 @@ class Session:
     # -- drawing -----------------------------------------------------------------------------
 
     def draw(self, view: HandView) -> None:
-        table = Table(title=f"{self.game.name} — {view.street} street" if self.game.kind != "omaha" else
+        table = Table(title=f"{self.game.name} — {view.street} street" if self.game.is_stud else
                       f"{self.game.name} — {view.street}", show_lines=False)  # fmt: skip
         table.add_column("seat", justify="right")
         table.add_column("player")
@@ -237,7 +237,7 @@ class Session:
             if chips < self.stakes.big_bet:
                 self.stacks[number] = self.stack  # re-buy
         seats = sorted(self.stacks.items())
-        button = seats[self.hands_played % len(seats)][0] if self.game.kind == "omaha" else None
+        button = seats[self.hands_played % len(seats)][0] if self.game.has_button else None
         hand = Hand(self.game, self.stakes, seats, deck=Deck.shuffled(self.rng), button=button)
         self.hands_played += 1
         self.console.rule(

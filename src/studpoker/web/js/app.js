@@ -3,27 +3,43 @@
 
 import { api, ApiError, getToken, setToken } from "./api.js";
 import { setFourColour, isFourColour } from "./cards.js";
-import { Clock } from "./clock.js";
-import { ActionBar } from "./actions.js";
+import { SeatControls } from "./actions.js";
+import { BlindsChoice } from "./blinds.js";
 import { HistoryPanel } from "./history.js";
+import { Replayer } from "./replayer.js";
 import { Lobby } from "./lobby.js";
 import { SeedKeeper } from "./seeds.js";
+import { StatsPage } from "./stats.js";
 import { visibleCards } from "./deal_check.js";
 import { Socket } from "./socket.js";
-import { setSound, soundOn, yourTurnChime } from "./sound.js";
-import { TableState } from "./state.js";
-import { TableView } from "./table.js";
-import { money, stakesText, escapeHtml } from "./format.js";
+import { onSoundChange, setSound, soundOn } from "./sound.js";
+import { TableSession, statusText, structureText } from "./table_session.js";
+import { Tiles, tilesHash } from "./tiles.js";
+import { LiveCardsTray } from "./live_cards.js";
+import { LobbyTags, NotesBook } from "./notes.js";
+import { Shortcuts, loadShortcuts, onShortcutsChange } from "./shortcuts.js";
+import { money, escapeHtml } from "./format.js";
+import { ChatPanel } from "./chat.js";
+import { logContext } from "./dealer_log.js";
+import { ChipsPanel, topupText } from "./chips.js";
+import { WaitListUI } from "./wait_list.js";
+import { Tournaments, movedTo } from "./tournaments.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 const app = {
   me: null,
   socket: null,
-  state: null, // TableState of the open table
+  // the open table's TableState: the single-table page's session holds it (table_session.js)
+  get state() {
+    return main.state;
+  },
+  set state(st) {
+    main.state = st;
+  },
   tableId: null,
   wantSeat: false, // opened with "Join": offer a seat
-  lastTurnKey: null,
+  seatWanted: null, // the seat a guest clicked "Sit here" on, offered again once he is logged in
   lobbyLive: false, // the lobby push is on (subscribe_lobby answered): no polling needed
 };
 
@@ -65,6 +81,7 @@ async function refreshMe() {
     }
   }
   renderMe();
+  loadPlayerTools(app.me);
   return app.me;
 }
 
@@ -73,6 +90,7 @@ function renderMe() {
   $("#me").hidden = !me;
   $("#logout").hidden = !me;
   $("#auth").hidden = Boolean(me);
+  $("#lobby-stats").hidden = !me;
   if (me) {
     $("#me-name").textContent = me.name;
     $("#me-bankroll").textContent = money(me.bankroll);
@@ -110,7 +128,9 @@ function connect() {
     onOpen: () => {
       // after a (re)connection: join the open table again; its snapshot restores everything
       // (until it arrives, table messages have nothing to apply to). In the lobby: its push.
-      if (app.tableId) {
+      if (tiles.open) {
+        tiles.rejoin();
+      } else if (app.tableId) {
         app.state?.awaitSnapshot();
         app.socket.send({ type: "join_table", table_id: app.tableId });
       } else {
@@ -124,6 +144,13 @@ function connect() {
 function onMessage(msg) {
   // the answer to a client_seed: recorded quietly (too late or already sent are no trouble)
   if ((msg.type === "ack" || msg.type === "error") && seeds.onReply(msg)) return;
+  // a tile's table, its chat and chips, the answers to what a tile sent (tiles.js)
+  if (tiles.handle(msg)) return;
+  // the answer to a chat line: the panel shows it under the line (chat.js)
+  if ((msg.type === "ack" || msg.type === "error") && chatPanel.reply(msg)) return;
+  // your chips at the table and the wait lists you are on (chips.js, wait_list.js)
+  if (chipsPanel.handle(msg) || waitList.handle(msg)) return;
+  if (msg.type === "chat") return chatPanel.line(msg);
   if (msg.type === "lobby" || msg.type === "lobby_update") {
     if (app.tableId) return;
     app.lobbyLive = true;
@@ -136,15 +163,15 @@ function onMessage(msg) {
       toast("Log in or create an account to play: guests may only watch.");
       return;
     }
-    if (msg.code === "unauthorized") {
-      // the session ended: back to the lobby to log in again
+    if (msg.code === "unauthorized" || msg.code === "banned") {
+      // the session ended (or the operator banned the account): back to the lobby
       setToken(null);
       app.socket?.close();
       app.socket = null;
       refreshMe();
       connect(); // as a guest: the lobby push goes on
       location.hash = "#/";
-      toast("Your session has ended: please log in again.");
+      toast(msg.code === "banned" ? msg.message : "Your session has ended: please log in again.");
       return;
     }
     if (msg.code === "stale" && app.state) app.state.requestResync();
@@ -158,21 +185,21 @@ function onMessage(msg) {
   }
   if (msg.type === "pong" || msg.type === "ack" || msg.type === "welcome") return;
   const st = app.state;
-  if (!st || msg.table_id !== st.tableId) return;
-  if (msg.type === "your_turn") flashTitle();
-  if (msg.type === "table_state") {
-    st.applySnapshot(msg);
-    // after a reload mid-hand: the snapshot lists the hand's seeds, ours among them?
-    if (st.deal?.handId === msg.hand_id && !st.deal.seed && Array.isArray(msg.client_seeds)) {
-      st.deal.checkSeed(seeds.recordFor(st.myAccount, msg.hand_id), st.yourSeat);
-    }
+  // moved to another table of the tournament (balancing): the page follows (tournaments.js)
+  if (st && !tiles.open && movedTo(msg, st.tableId)) {
+    app.socket?.send({ type: "leave_table", table_id: st.tableId }); // no longer seated there
+    location.hash = `#/table/${msg.table_id}`;
     return;
   }
-  const changed = st.applyMessage(msg);
-  if (changed && msg.type === "hand_started" && st.deal?.handId === msg.hand_id) {
-    // did our seed go in, under the seed commitment announced before we sent it?
-    st.deal.checkSeed(seeds.recordFor(st.myAccount, msg.hand_id), st.yourSeat);
+  if (!st || msg.table_id !== st.tableId) return;
+  if (msg.type === "your_turn") flashTitle();
+  const applied = main.apply(msg);
+  if (applied === "snapshot") {
+    chatPanel.snapshot(msg, logContext(st));
+    return;
   }
+  const changed = applied === "changed";
+  if (changed) chatPanel.dealer.message(msg, logContext(st));
   if (changed && msg.type === "hand_finished") {
     const names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
     const dealtIn = Boolean(st.yourSeat && st.handSeats?.includes(st.yourSeat));
@@ -192,11 +219,108 @@ function onMessage(msg) {
 
 // ------------------------------------------------------------------------------ views
 
-const lobby = new Lobby($("#view-lobby"), { onOpen: (id, join) => openTable(id, join), me: () => app.me });
-const tableView = new TableView($("#table"), { onSit: (seat) => askSeat(seat) });
-const clock = new Clock(() => (app.socket ? app.socket.serverNow() : Date.now() / 1000));
-const actionBar = new ActionBar($("#action-bar"), { onAction: sendAction });
+const lobby = new Lobby($("#view-lobby"), { onOpen: (id, join) => openTable(id, join), me: () => app.me, decorateRow: (tr, t, join) => (waitList.decorateRow(tr, t, join), tiles.decorateRow(tr, t)) });
+// the single-table page: one session (table_session.js); the tile view has its own (tiles.js)
+const main = new TableSession({
+  table: $("#table"),
+  bar: $("#action-bar"),
+  socket: () => app.socket,
+  seeds,
+  toast,
+  onSit: (seat) => askSeat(seat),
+  decorateSeat: (plate, seat) => (notes.decoratePlate(plate, seat), seatControls.decoratePlate(plate, seat)),
+});
+const clock = main.clock;
+const tiles = new Tiles($("#view-tiles"), {
+  socket: () => app.socket,
+  seeds,
+  toast,
+  me: () => app.me,
+  tables: () => lobby.tables,
+  decorateSeat: (plate, seat) => notes.decoratePlate(plate, seat),
+  chipsDialog: $("#chips-dialog"),
+  refreshMe: () => refreshMe(),
+});
+app.sessions = () => (tiles.open ? tiles.sessions() : app.state ? [main] : []); // the open tables' sessions
+app.tiles = tiles; // for the tests
+// your seat's own state: sit out next hand, leave after this hand, I'm back (actions.js)
+const seatControls = new SeatControls($("#action-bar"), {
+  send: (m) => Boolean(app.state && app.socket?.send({ ...m, table_id: app.state.tableId })),
+});
+// board games: the blinds your seat owes, wait for the big blind or post now (blinds.js)
+const blindsChoice = new BlindsChoice($("#action-bar"), {
+  send: (m) => Boolean(app.state && app.socket?.send({ ...m, table_id: app.state.tableId })),
+});
 const history = new HistoryPanel($("#history"));
+const replayer = new Replayer($("#view-replay"));
+const statsPage = new StatsPage($("#stats"), { me: () => app.me });
+
+// Player notes and tags, the live-cards tray, the shortcuts (notes.js, live_cards.js, shortcuts.js)
+const redrawTable = () => app.state && onState(app.state, "player_tools");
+const notes = new NotesBook($("#note-dialog"), { onChange: () => (redrawTable(), lobbyTags.decorate()) });
+const lobbyTags = new LobbyTags($("#tables-body"), () => lobby.tables, notes);
+const tray = new LiveCardsTray($("#live-cards"), $("#live-cards-btn"));
+const shortcuts = new Shortcuts({
+  help: $("#help-overlay"),
+  settings: $("#shortcut-settings"),
+  handlers: {
+    history: () => app.tableId && setHistoryOpen($("#history").hidden),
+    live_cards: () => app.tableId && tray.toggle(),
+  },
+});
+shortcuts.wireSettings();
+onShortcutsChange(redrawTable);
+let toolsFor; // the account whose notes and shortcuts are loaded (null: a guest's defaults)
+function loadPlayerTools(me) {
+  const id = me?.id ?? null;
+  if (id === toolsFor) return;
+  toolsFor = id;
+  notes.load(Boolean(me));
+  chatPanel.loadMutes(Boolean(me));
+  chipsPanel.load(Boolean(me));
+  loadShortcuts(Boolean(me));
+}
+app.notes = notes; // for the tests
+
+// The table's chat and dealer log, one panel (chat.js, dealer_log.js); the Chat button shows or
+// hides it (kept in localStorage).
+const chatPanel = new ChatPanel($("#table-log"), {
+  send: (m) => Boolean(app.socket?.send(m)),
+  me: () => app.me,
+  now: () => (app.socket ? app.socket.serverNow() : Date.now() / 1000),
+});
+app.chat = chatPanel; // for the tests
+
+// Chips at your seat and the auto top-up (chips.js); the full tables' wait lists (wait_list.js).
+const chipsPanel = new ChipsPanel($("#chips-dialog"), {
+  send: (m) => app.socket?.send(m) ?? null,
+  me: () => app.me,
+  refreshMe,
+  view: () => (app.state ? app.view : null),
+  toast,
+});
+const waitList = new WaitListUI({
+  send: (m) => app.socket?.send(m) ?? null,
+  me: () => app.me,
+  serverNow: () => (app.socket ? app.socket.serverNow() : Date.now() / 1000),
+  toast,
+  takeSeat: (tableId, seat) => {
+    if (app.tableId === tableId && app.state) return askSeat(seat);
+    app.seatWanted = seat; // offered once the table's snapshot is in (onState)
+    location.hash = `#/table/${tableId}`;
+  },
+  nameOf: (id) => lobby.tables.find((t) => t.id === id)?.name ?? (app.state?.tableId === id ? app.state.table?.name : null) ?? `table ${id}`,
+  changed: () => (app.tableId ? app.state && onState(app.state, "wait_list") : lobby.render()),
+});
+app.chips = chipsPanel; // for the tests
+app.waitList = waitList;
+function setLogOpen(open) {
+  $("#table-log").hidden = !open;
+  $("#log-btn").setAttribute("aria-pressed", String(open));
+  localStorage.setItem("studpoker.log", open ? "on" : "off");
+}
+setLogOpen(localStorage.getItem("studpoker.log") !== "off");
+$("#log-btn").addEventListener("click", () => setLogOpen($("#table-log").hidden));
 
 async function loadTables() {
   try {
@@ -207,12 +331,65 @@ async function loadTables() {
 }
 
 function route() {
+  const replay = location.hash.match(/^#\/(replay|hand)(?:\/([^/]+))?\/?$/);
+  if (replay) return showReplay(replay[1], replay[2] ? decodeURIComponent(replay[2]) : null);
+  replayer.close();
+  const tiled = location.hash.match(/^#\/tiles\/([\d,]*)\/?$/);
+  if (tiled) return showTiles(tiled[1]);
+  if (tiles.open) tiles.close(); // leaving the tile view: its tables are left
   const m = location.hash.match(/^#\/table\/(\d+)/);
+  const stats = location.hash.match(/^#\/stats(?:\/([^/]+))?\/?$/);
   if (m) {
     showTable(Number(m[1]));
+  } else if (stats) {
+    showStats(stats[1] ? decodeURIComponent(stats[1]) : null);
   } else {
     showLobby();
   }
+}
+
+// #/stats: yours; #/stats/NAME: a player's public figures (stats.js)
+function showStats(name) {
+  if (app.tableId && app.socket) app.socket.send({ type: "leave_table", table_id: app.tableId });
+  app.tableId = null;
+  app.state = null;
+  clock.stop();
+  $("#view-lobby").hidden = true;
+  $("#view-table").hidden = true;
+  $("#view-stats").hidden = false;
+  $("#conn-banner").hidden = true;
+  document.title = name === null ? "studpoker: your statistics" : `studpoker: ${name}`;
+  statsPage.show(name);
+}
+
+// #/replay/ID: a hand you played, from your seat; #/replay: a dropped file; #/hand/ID: a
+// finished hand's public view, no login needed (replayer.js)
+function showReplay(kind, id) {
+  if (app.tableId && app.socket) app.socket.send({ type: "leave_table", table_id: app.tableId });
+  app.tableId = null;
+  app.state = null;
+  clock.stop();
+  for (const view of document.querySelectorAll("main.view")) view.hidden = view.id !== "view-replay";
+  $("#conn-banner").hidden = true;
+  if (kind === "hand" && id) replayer.openPublic(id);
+  else if (id) replayer.openHand(id);
+  else replayer.openDrop();
+}
+
+// #/tiles/1,2,3: two to four tables in one page (tiles.js)
+function showTiles(list) {
+  if (app.tableId && app.socket) app.socket.send({ type: "leave_table", table_id: app.tableId });
+  app.tableId = null;
+  app.state = null;
+  chatPanel.open(null);
+  clock.stop();
+  for (const view of document.querySelectorAll("main.view")) view.hidden = view.id !== "view-tiles";
+  $("#conn-banner").hidden = true;
+  if (!app.socket) connect();
+  else if (app.socket.isOpen()) app.socket.send({ type: "unsubscribe_lobby" });
+  app.lobbyLive = false;
+  tiles.show(list.split(",").filter(Boolean).map(Number));
+  if (!lobby.tables.length) loadTables(); // the names the "Add a table" list offers
 }
 
 function showLobby() {
@@ -220,9 +397,11 @@ function showLobby() {
   if (app.tableId !== null || !app.lobbyLive) app.socket?.send({ type: "subscribe_lobby" });
   app.tableId = null;
   app.state = null;
+  chatPanel.open(null);
   clock.stop();
   $("#view-lobby").hidden = false;
   $("#view-table").hidden = true;
+  $("#view-stats").hidden = true;
   $("#conn-banner").hidden = true;
   document.title = "studpoker: lobby";
   loadTables();
@@ -240,14 +419,12 @@ function openTable(id, join) {
 }
 
 function showTable(id) {
-  $("#view-lobby").hidden = true;
-  $("#view-table").hidden = false;
+  for (const view of document.querySelectorAll("main.view")) view.hidden = view.id !== "view-table";
   if (app.tableId === id && app.state) return;
   app.tableId = id;
   app.lobbyLive = false;
-  app.state = new TableState(id, { onGap: (tid) => app.socket?.send({ type: "resync", table_id: tid }) });
-  app.state.myAccount = app.me?.id; // undefined for a guest: never seated
-  app.state.subscribe(onState);
+  chatPanel.open(id);
+  main.open(id, app.me?.id, onState);
   if (!app.socket) connect();
   else if (app.socket.isOpen()) {
     app.socket.send({ type: "unsubscribe_lobby" });
@@ -257,31 +434,23 @@ function showTable(id) {
 }
 
 function onState(st, reason) {
-  // the next hand's seed commitment is out and we hold a seat: our seed for its deck
-  seeds.maybeSend(st, (m) => app.socket?.send(m) ?? null);
-  const view = st.view();
+  // seats, cards, pots, the action bar, the clock ring and the turn chime (table_session.js)
+  const { view, fired } = main.render(st);
   app.view = view;
   document.title = `${view.name}: ${view.gameName}`;
-  $("#table-title").innerHTML = `${escapeHtml(view.name)} <span class="muted">· ${escapeHtml(view.gameName)} · ${escapeHtml(structureText(view))}</span>`;
+  $("#table-title").innerHTML = `${escapeHtml(view.name)} <span class="muted">· ${escapeHtml(view.gameName)} · ${escapeHtml(structureText(view, st.table ?? {}))}</span>`;
   const hero = view.seats.find((s) => s.isHero);
-  $("#sitout-btn").hidden = !hero || hero.sittingOut;
+  $("#sitout-btn").hidden = !hero || hero.sittingOut || hero.sitOutNextHand;
   $("#sitin-btn").hidden = !hero || !hero.sittingOut;
   $("#standup-btn").hidden = !hero;
-  tableView.render(view);
-  const fired = actionBar.update(view);
-  // the clock ring on the seat to act
-  const clockSeat = view.clock?.seat;
-  const plate = clockSeat && !view.result ? tableView.plateOf(clockSeat) : null;
-  clock.show(plate, plate ? view.clock : null, { mine: clockSeat === view.heroSeat });
-  document.querySelectorAll(".seat.my-turn").forEach((el) => el.classList.remove("my-turn"));
-  if (view.yourTurn && !fired) {
-    tableView.plateOf(view.heroSeat)?.parentElement.classList.add("my-turn");
-    const key = `${view.handId}:${view.yourTurn.version}`;
-    if (app.lastTurnKey !== key) {
-      app.lastTurnKey = key;
-      yourTurnChime();
-    }
-  }
+  tray.render(view);
+  seatControls.update(view);
+  blindsChoice.update(view);
+  bankrollFollows(st);
+  chipsPanel.render(view);
+  waitList.render(view);
+  // the history panel covers the table on a phone (and hides the action bar): it says your turn
+  $("#history-turn").hidden = !(view.yourTurn && !fired && !$("#history").hidden);
   $("#status-line").textContent = statusText(st, view);
   if (reason === "snapshot" && st.handId && st.commitment?.handId !== st.handId && view.heroSeat !== null && app.me) {
     // joined mid-hand (a reload) on a server whose snapshot has no commitment (before protocol
@@ -292,6 +461,16 @@ function onState(st, reason) {
       () => {},
     );
   }
+  if (reason === "snapshot" && app.seatWanted !== null && app.me) {
+    // back from the log-in dialog a guest opened with "Sit here": that seat, if still free
+    const seat = app.seatWanted;
+    app.seatWanted = null;
+    app.wantSeat = false;
+    if (view.heroSeat === null) {
+      if (view.seats.some((s) => s.seat === seat && !s.occupied)) askSeat(seat);
+      else toast(`Seat ${seat} was taken meanwhile: pick another one.`);
+    }
+  }
   if (reason === "snapshot" && app.wantSeat && view.heroSeat === null) {
     app.wantSeat = false;
     const free = view.seats.find((s) => !s.occupied);
@@ -299,10 +478,19 @@ function onState(st, reason) {
   }
 }
 
-function structureText(view) {
-  const t = app.state?.table ?? {};
-  if (view.game === "O8") return `blinds ${money(t.small_blind)}/${money(t.big_blind)}, bets ${stakesText(view.stakes)}`;
-  return `ante ${money(view.stakes.ante)}, bring-in ${money(view.stakes.bringIn)}, bets ${stakesText(view.stakes)}`;
+// The header bankroll moves when chips go between it and your seat (a buy-in, chips added, a
+// cash-out): each shows as a change of your seat in the seat list (the server sends it once the
+// move is in the database), and the bankroll is then read again from /api/me, which cannot be
+// wrong. (In a hand the seat list keeps the stack the hand began with.)
+let bankrollTimer = null;
+function bankrollFollows(st) {
+  const mine = app.me ? st.seats.find((s) => s.account_id === app.me.id) : null;
+  const key = `${st.tableId}:${mine ? `${mine.seat}:${mine.stack}` : "-"}`;
+  if (app.bankrollKey !== undefined && app.bankrollKey !== key && app.bankrollKey.startsWith(`${st.tableId}:`)) {
+    clearTimeout(bankrollTimer);
+    bankrollTimer = setTimeout(refreshMe, 60); // one read for the changes of a moment
+  }
+  app.bankrollKey = key;
 }
 
 // a visual alert in the tab title while it is your turn (the chime may be muted)
@@ -321,34 +509,11 @@ function flashTitle() {
   }, 900);
 }
 
-function statusText(st, view) {
-  if (st.paused) return "Paused: the server cannot record hands (" + st.paused + "); play resumes by itself";
-  if (view.result) return "";
-  const hand = view.hand;
-  const last = hand?.last_action;
-  if (!last) return view.hand ? "" : "";
-  const seat = view.seats.find((s) => s.seat === last.seat);
-  const who = seat?.name ?? `Seat ${last.seat}`;
-  const amount = last.amount ? ` ${money(last.amount)}` : "";
-  const verb = { fold: "folds", check: "checks", call: "calls", bring_in: "brings in for", complete: "completes to", bet: "bets", raise: "raises to" }[last.action] ?? last.action;
-  return `${who} ${verb}${last.action === "call" || last.action === "fold" || last.action === "check" ? "" : amount}`;
-}
-
-function sendAction(button) {
-  const st = app.state;
-  const turn = st?.yourTurn;
-  if (!turn) return;
-  const msg = { type: "action", table_id: st.tableId, hand_id: turn.hand_id, kind: button.kind, version: turn.version };
-  if (button.amount !== null && button.amount !== undefined) msg.amount = button.amount;
-  if (!app.socket.send(msg)) toast("Not connected: your action was not sent");
-}
-
 // ------------------------------------------------------------------------------ seats
 
 function askSeat(seat) {
   if (!app.me) {
-    toast("Log in to take a seat.");
-    location.hash = "#/";
+    openLogin(seat);
     return;
   }
   const view = app.view;
@@ -359,7 +524,7 @@ function askSeat(seat) {
   const bankroll = app.me.bankroll;
   const suggested = Math.min(max, Math.max(min, Math.min(bankroll, big * 40)));
   $("#sit-seat").textContent = String(seat);
-  $("#sit-buyin").value = String(suggested / 100);
+  $("#sit-buyin").value = money(suggested); // the same two decimals as everywhere
   $("#sit-buyin").min = String(min / 100);
   $("#sit-buyin").max = String(Math.min(max, bankroll) / 100);
   $("#sit-range").textContent = `Between ${money(min)} and ${money(max)}; you have ${money(bankroll)}.`;
@@ -373,7 +538,41 @@ $("#sit-dialog").addEventListener("close", () => {
   const dialog = $("#sit-dialog");
   if (dialog.returnValue !== "ok" || !app.state) return;
   const buyIn = Math.round(Number($("#sit-buyin").value) * 100);
-  app.socket.send({ type: "sit", table_id: app.state.tableId, seat: Number(dialog.dataset.seat), buy_in: buyIn });
+  const sent = app.socket.send({ type: "sit", table_id: app.state.tableId, seat: Number(dialog.dataset.seat), buy_in: buyIn });
+  chipsPanel.sat(sent, app.state.tableId, buyIn); // the auto top-up follows the buy-in
+});
+
+// A guest's "Sit here": log in (or create an account) in a dialog over the table, then the
+// same seat is offered (the socket reconnects as the account and joins the table again).
+function openLogin(seat) {
+  const dialog = $("#login-dialog");
+  dialog.dataset.seat = String(seat);
+  $("#login-seat").textContent = String(seat);
+  $("#login-error").textContent = "";
+  dialog.showModal();
+  $("#login-name").focus();
+}
+
+$("#login-form").addEventListener("submit", async (e) => {
+  const kind = e.submitter?.value;
+  if (kind !== "login" && kind !== "register") return; // Cancel: the dialog closes
+  e.preventDefault();
+  const name = $("#login-name").value.trim();
+  const password = $("#login-password").value;
+  $("#login-error").textContent = "";
+  try {
+    await (kind === "register" ? api.register(name, password) : api.login(name, password));
+  } catch (err) {
+    $("#login-error").textContent = err.message;
+    return;
+  }
+  const dialog = $("#login-dialog");
+  dialog.close();
+  await refreshMe();
+  if (!app.me) return;
+  if (app.state) app.state.myAccount = app.me.id;
+  app.seatWanted = Number(dialog.dataset.seat);
+  connect();
 });
 
 for (const [id, type] of [["#sitout-btn", "sit_out"], ["#sitin-btn", "sit_in"], ["#standup-btn", "stand_up"]]) {
@@ -385,7 +584,7 @@ for (const [id, type] of [["#sitout-btn", "sit_out"], ["#sitin-btn", "sit_in"], 
 function applySettings() {
   setFourColour(localStorage.getItem("studpoker.fourColour") === "on");
   $("#opt-fourcolour").checked = isFourColour();
-  $("#opt-sound").checked = soundOn();
+  renderSound(soundOn());
   const keys = localStorage.getItem("studpoker.keys") !== "off";
   $("#opt-keys").checked = keys;
   document.body.classList.toggle("no-keys", !keys);
@@ -396,14 +595,36 @@ $("#opt-fourcolour").addEventListener("change", (e) => {
   applySettings();
   if (app.state) onState(app.state, "settings");
 });
+// the table's mute button and the settings checkbox are one switch (sound.js)
+function renderSound(on) {
+  $("#opt-sound").checked = on;
+  const mute = $("#mute-btn");
+  mute.setAttribute("aria-pressed", String(!on));
+  mute.textContent = on ? "♪ On" : "♪ Off";
+  mute.title = on ? "Turn chime on: mute it" : "Turn chime muted: sound it again";
+  mute.setAttribute("aria-label", mute.title);
+}
+onSoundChange(renderSound);
 $("#opt-sound").addEventListener("change", (e) => setSound(e.target.checked));
+$("#mute-btn").addEventListener("click", () => setSound(!soundOn()));
 $("#opt-keys").addEventListener("change", (e) => {
   localStorage.setItem("studpoker.keys", e.target.checked ? "on" : "off");
   applySettings();
 });
 $("#settings-btn").addEventListener("click", () => $("#settings").showModal());
-$("#history-btn").addEventListener("click", () => ($("#history").hidden = !$("#history").hidden));
-$("#history-close").addEventListener("click", () => ($("#history").hidden = true));
+$("#settings-btn").addEventListener("click", () => shortcuts.renderSettings());
+$("#help-btn").addEventListener("click", () => shortcuts.openHelp());
+// On a phone the open history panel is modal (CSS: body.history-open hides the action bar);
+// on your turn it shows a cue that brings you back to the table.
+function setHistoryOpen(open) {
+  $("#history").hidden = !open;
+  document.body.classList.toggle("history-open", open);
+  if (open && app.state) onState(app.state, "history");
+  else $("#history-turn").hidden = true;
+}
+$("#history-btn").addEventListener("click", () => setHistoryOpen($("#history").hidden));
+$("#history-close").addEventListener("click", () => setHistoryOpen(false));
+$("#history-turn").addEventListener("click", () => setHistoryOpen(false));
 $("#auth-form").addEventListener("submit", (e) => {
   e.preventDefault();
   authSubmit("login");
@@ -419,12 +640,17 @@ $("#logout").addEventListener("click", async () => {
 });
 $("#topup").addEventListener("click", async () => {
   try {
-    await api.topup();
+    const { granted } = await api.topup();
     await refreshMe();
+    // nothing granted: say why (it is for broke players, once a day)
+    if (!granted) toast(topupText(granted, app.me?.bankroll ?? 0, app.view?.seats.find((s) => s.isHero)?.stack ?? 0));
   } catch (err) {
     toast(err.message);
   }
 });
+// the tile view: the lobby's ticked tables, or this table and the ones added there (tiles.js)
+$("#open-tiles").addEventListener("click", () => tiles.openPicked());
+$("#tile-btn").addEventListener("click", () => app.tableId && (location.hash = tilesHash([app.tableId])));
 addEventListener("hashchange", route);
 addEventListener("resize", () => app.state && onState(app.state, "resize"));
 
@@ -437,4 +663,7 @@ async function boot() {
   setInterval(() => !app.tableId && !(app.lobbyLive && app.socket?.isOpen()) && loadTables(), 15000);
 }
 
+// the tournament lobby and the tournament table's bar (tournaments.js)
+app.refreshMe = refreshMe;
+app.tournaments = new Tournaments({ app, toast });
 boot();

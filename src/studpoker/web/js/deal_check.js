@@ -17,7 +17,7 @@ export function cardName(card) {
 
 /**
  * The cards the table shows this client in the hand model (state.js): own down cards, every up
- * card, the stud community card or the Omaha board, and the hands shown at the showdown.
+ * card, the stud community card or the board, and the hands shown at the showdown.
  * [{card, seat, mine}], one per card (seat null for the board).
  */
 export function visibleCards(hand, yourSeat, result = null) {

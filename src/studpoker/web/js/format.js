@@ -1,12 +1,19 @@
-// Amounts are integers in the table's smallest unit (cents); players read them in dollars.
+// Amounts are integers in the table's smallest unit (cents); players read them in the room's
+// units with two decimals, everywhere (table, lobby, histories): the same text as the server's
+// studpoker.money.format_money, so that the table's 40.00 is the history's 40.00.
 
 export function money(cents) {
-  if (cents === null || cents === undefined || Number.isNaN(cents)) return "";
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100).toLocaleString("en-US");
-  const rest = abs % 100;
-  return rest ? `${sign}${whole}.${String(rest).padStart(2, "0")}` : `${sign}${whole}`;
+  if (cents === null || cents === undefined || Number.isNaN(Number(cents))) return "";
+  const units = Math.round(Number(cents));
+  const sign = units < 0 ? "-" : "";
+  const abs = Math.abs(units);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** A count (seats, hands, hands per hour): a whole number, never decimals. */
+export function count(n) {
+  if (n === null || n === undefined || Number.isNaN(Number(n))) return "–";
+  return String(Math.round(Number(n)));
 }
 
 export function stakesText(stakes) {

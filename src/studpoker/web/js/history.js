@@ -106,6 +106,11 @@ export class HistoryPanel {
     this.render();
     if (!entry.check) {
       const live = entry.live;
+      // A record without openings (a tournament hand keeps no seeds): check the table's openings.
+      if (!data.deck_root) {
+        await this.checkLive(entry);
+        return;
+      }
       entry.check = await checkHandRecord({
         record: data, announcedRoot: live.deal?.verifiable ? live.deal.root : null, announcedSeed: live.deal?.announced ?? null, mine: live.mine ?? [], seen: live.seen ?? null,
         sent: live.sent, seat: live.seat, handSeats: live.handSeats,
@@ -149,8 +154,50 @@ export class HistoryPanel {
       a.href = URL.createObjectURL(new Blob([e.phh], { type: "text/plain" }));
       el.appendChild(a);
     }
+    if (!e.finished.voided) el.appendChild(replayLinks(e));
     return el;
   }
+}
+
+/**
+ * The hand's replayer links (js/replayer.js), opened in a new tab so the table stays: "Replay"
+ * from your seat and "Download PokerStars" for a hand you played, the "Public view" for anyone.
+ */
+function replayLinks(e) {
+  const id = encodeURIComponent(e.handId);
+  const box = document.createElement("div");
+  box.className = "replay-links small";
+  const link = (cls, text, href) => {
+    const a = document.createElement("a");
+    a.className = cls;
+    a.textContent = text;
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener";
+    return a;
+  };
+  if (e.dealtIn) box.appendChild(link("replay-link", "Replay", `#/replay/${id}`));
+  box.appendChild(link("public-link", "Public view", `#/hand/${id}`));
+  if (e.dealtIn) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ghost small download-pokerstars";
+    button.textContent = "Download PokerStars";
+    button.addEventListener("click", async () => {
+      try {
+        const text = await api.handPokerStars(e.handId);
+        const a = document.createElement("a");
+        a.download = `hand-${e.handId}.txt`;
+        a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      } catch (err) {
+        button.textContent = `Download PokerStars: ${err.message}`;
+      }
+    });
+    box.appendChild(button);
+  }
+  return box;
 }
 
 /** "alice wins 5.40 (Pair of Queens)" from a hand result. */

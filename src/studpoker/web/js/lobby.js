@@ -1,11 +1,14 @@
-// The lobby: the list of tables with filters by game and stakes, join (sit) or watch.
+// The lobby: the list of tables with filters by game and stakes, join (sit) or watch. Money
+// columns (stakes, average pot) in the room's units with two decimals, counts as whole numbers.
 
-import { gameName, stakesOf } from "./state.js";
-import { escapeHtml, money, stakesText } from "./format.js";
+import { gameName, gameOf } from "./games.js";
+import { stakesOf } from "./state.js";
+import { count, escapeHtml, money, stakesText } from "./format.js";
 
 export class Lobby {
-  constructor(root, { onOpen, me }) {
+  constructor(root, { onOpen, me, decorateRow = null }) {
     this.me = me ?? (() => null);
+    this.decorateRow = decorateRow; // (tr, table, join): the wait list's count and button (wait_list.js)
     this.root = root;
     this.body = root.querySelector("#tables-body");
     this.gameSel = root.querySelector("#filter-game");
@@ -67,10 +70,10 @@ export class Lobby {
     tr.innerHTML =
       `<td>${escapeHtml(t.name ?? `Table ${t.id}`)}${mine ? '<span class="you-here">you sit here</span>' : ""}</td>` +
       `<td><span class="game-tag" data-game="${escapeHtml(t.game)}">${escapeHtml(t.game)}</span><span class="game-name">${escapeHtml(gameName(t.game))}</span></td>` +
-      `<td>${escapeHtml(stakesText(t.stakes))}</td>` +
-      `<td class="num">${taken}/${max}${botBadge(t)}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
-      `<td class="num avg">${avg === undefined || avg === null ? "–" : money(Math.round(avg))}</td>` +
-      `<td class="num">${hph === undefined || hph === null ? t.hands_played ?? "–" : `${Math.round(hph)}/h`}</td>` +
+      `<td class="money stakes">${escapeHtml(stakesText(t.stakes))}</td>` +
+      `<td class="num seats-count">${count(taken)}/${count(max)}${botBadge(t)}<span class="seats-bar"><span style="width:${(100 * taken) / max}%"></span></span></td>` +
+      `<td class="num avg${avg === undefined || avg === null ? "" : " money"}">${avg === undefined || avg === null ? "–" : money(avg)}</td>` +
+      `<td class="num hands">${hph === undefined || hph === null ? count(t.hands_played) : `${count(hph)}/h`}</td>` +
       `<td class="go"></td>`;
     const go = tr.querySelector(".go");
     const watch = document.createElement("button");
@@ -85,6 +88,7 @@ export class Lobby {
     join.disabled = !mine && taken >= max;
     join.addEventListener("click", () => this.onOpen(t.id, true));
     go.append(watch, join);
+    this.decorateRow?.(tr, t, join);
     return tr;
   }
 }
@@ -104,5 +108,5 @@ function seatsTaken(t) {
 }
 
 function maxSeats(t) {
-  return t.max_seats ?? (typeof t.seats === "number" ? t.seats : t.game === "O8" ? 10 : 8);
+  return t.max_seats ?? (typeof t.seats === "number" ? t.seats : gameOf(t.game).max_seats);
 }

@@ -1,25 +1,79 @@
-// A short two-tone chime made with Web Audio (no sound files), played when it is your turn.
+// A short two-tone chime made with Web Audio (no sound files), played when it is your turn, and
+// the sound switch (the table's mute button and the settings checkbox both follow it).
+//
+// Browsers start an AudioContext only inside a user gesture, and not every event counts: a
+// touch's pointerdown or an Escape key does not. So the page keeps listening to the gestures
+// until the context actually runs (after a reload the first key press or tap unlocks it, no
+// click needed), then stops; it listens again if the browser suspends the context later.
+
+const STORAGE_KEY = "studpoker.sound";
+const GESTURES = ["pointerdown", "pointerup", "keydown", "touchstart", "touchend", "click"];
 
 let ctx = null;
-let enabled = localStorage.getItem("studpoker.sound") !== "off";
+let enabled = localStorage.getItem(STORAGE_KEY) !== "off";
+let listening = false;
+const watchers = new Set();
 
 export function setSound(on) {
   enabled = Boolean(on);
-  localStorage.setItem("studpoker.sound", enabled ? "on" : "off");
+  localStorage.setItem(STORAGE_KEY, enabled ? "on" : "off");
+  for (const fn of watchers) fn(enabled);
 }
 
 export function soundOn() {
   return enabled;
 }
 
-function context() {
-  if (!ctx) {
-    const Ctx = window.AudioContext ?? window.webkitAudioContext;
-    if (!Ctx) return null;
-    ctx = new Ctx();
-  }
-  if (ctx.state === "suspended") ctx.resume().catch(() => {});
+/** Call fn(on) whenever the sound is switched on or off; returns the unsubscribe function. */
+export function onSoundChange(fn) {
+  watchers.add(fn);
+  return () => watchers.delete(fn);
+}
+
+/** Whether the chime can be heard now (the context runs). */
+export function soundUnlocked() {
+  return ctx?.state === "running";
+}
+
+function audioClass() {
+  return window.AudioContext ?? window.webkitAudioContext ?? null;
+}
+
+function ensureContext() {
+  if (ctx) return ctx;
+  const Ctx = audioClass();
+  if (!Ctx) return null;
+  ctx = new Ctx();
+  // a context the browser suspends again (a phone call, a backgrounded tab) waits for a gesture
+  ctx.addEventListener?.("statechange", () => {
+    if (ctx.state === "running") stopListening();
+    else if (ctx.state !== "closed") listen();
+  });
   return ctx;
+}
+
+/** Inside a gesture: create or resume the context; once it runs, the gestures are let go. */
+function unlock() {
+  const ac = ensureContext();
+  if (!ac || ac.state === "running") {
+    stopListening();
+    return;
+  }
+  Promise.resolve(ac.resume?.())
+    .then(() => ac.state === "running" && stopListening())
+    .catch(() => {});
+}
+
+function listen() {
+  if (listening) return;
+  listening = true;
+  for (const type of GESTURES) addEventListener(type, unlock, { capture: true, passive: true });
+}
+
+function stopListening() {
+  if (!listening) return;
+  listening = false;
+  for (const type of GESTURES) removeEventListener(type, unlock, { capture: true });
 }
 
 function tone(ac, freq, start, length, gain) {
@@ -35,21 +89,33 @@ function tone(ac, freq, start, length, gain) {
   osc.stop(ac.currentTime + start + length + 0.05);
 }
 
+/** The context if sound is on and the context runs; a locked one plays nothing (no late chime). */
+function playable() {
+  if (!enabled) return null;
+  const ac = ensureContext();
+  return ac && ac.state === "running" ? ac : null;
+}
+
 export function yourTurnChime() {
-  if (!enabled) return;
-  const ac = context();
+  const ac = playable();
   if (!ac) return;
   tone(ac, 880, 0, 0.18, 0.12);
   tone(ac, 1318.5, 0.12, 0.28, 0.1);
 }
 
+/** A seat is offered to you from a wait list (wait_list.js): three rising notes. */
+export function offerChime() {
+  const ac = playable();
+  if (!ac) return;
+  tone(ac, 660, 0, 0.16, 0.11);
+  tone(ac, 880, 0.14, 0.16, 0.11);
+  tone(ac, 1174.7, 0.28, 0.3, 0.1);
+}
+
 export function hurryChime() {
-  if (!enabled) return;
-  const ac = context();
+  const ac = playable();
   if (!ac) return;
   tone(ac, 660, 0, 0.12, 0.1);
 }
 
-// Browsers only let a page play sound after a user gesture: unlock on the first one.
-addEventListener("pointerdown", () => context(), { once: true });
-addEventListener("keydown", () => context(), { once: true });
+listen();

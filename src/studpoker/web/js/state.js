@@ -2,14 +2,19 @@
 // applied on top. Every versioned message must carry the next version; a gap (a lost message,
 // a reconnection) asks the server for a fresh snapshot (resync) instead of guessing.
 //
-// The hand itself is a small model: built from the engine's per-seat view in a snapshot
-// (modelFromView), then moved on by the engine events (reduceEvent). The rest of the client
-// never reads server messages directly: it reads `view()` (normalize), a plain picture of the
-// table.
+// The hand itself is a store of what the server said, in one shape: filled from the engine's
+// per-seat view in a snapshot (modelFromView), or from the events (applyHandEvent): their cards,
+// and the `changes` on the last event of each batch, which carry the pots, each seat's chips and
+// flags and the seat to act as the server's engine has them. Nothing here works out a pot, a bet
+// or a stack. The rest of the client never reads server messages directly: it reads `view()`
+// (normalize), a plain picture of the table.
 
 import { DealCheck, visibleCards } from "./deal_check.js";
+import { gameName, gameOf } from "./games.js";
 
-const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided", "paused", "resumed", "deal_commitment"]);
+export { gameName };
+
+const TABLE_EVENTS = new Set(["seats", "clock", "hand_voided", "paused", "resumed", "deal_commitment", "timed_out"]);
 
 export class TableState {
   constructor(tableId, { onGap } = {}) {
@@ -28,6 +33,8 @@ export class TableState {
     this.deal = null; // DealCheck of the hand in play (or just finished): its openings checked
     this.lastResult = null; // hand_finished of the last hand (showdown display)
     this.events = []; // recent events of the current hand, for the status line
+    this.lastAction = null; // {seat, action, amount} of the last action event of this street
+    this.timeouts = {}; // seat -> the timed_out event of this hand (protocol 1.6): its words
     this.paused = null; // the reason of a `paused` table event, until `resumed` (protocol 1.2)
     this.listeners = new Set();
     this.waitingResync = false;
@@ -49,6 +56,8 @@ export class TableState {
     this.seats = msg.seats ?? [];
     this.yourSeat = msg.your_seat ?? null;
     if (msg.hand_id !== this.handId) this.events = [];
+    if (msg.hand_id !== this.handId) this.lastAction = null;
+    if (msg.hand_id !== this.handId) this.timeouts = {};
     this.handId = msg.hand_id ?? null;
     // the deck commitment of the hand in play comes with the snapshot (protocol 1.1): a reload
     // can still check the deal at the end of the hand
@@ -141,7 +150,7 @@ export class TableState {
         if (seq === "stale" || seq === "gap") return false;
         if (seq === "apply") this.version = msg.version;
         this.yourTurn = msg;
-        this.clock = { seat: msg.seat, think_ends: msg.think_ends, countdown_ends: msg.countdown_ends };
+        this.clock = withBank({ seat: msg.seat, think_ends: msg.think_ends, countdown_ends: msg.countdown_ends }, msg);
         this.emit("your_turn");
         return true;
       }
@@ -163,6 +172,14 @@ export class TableState {
         this.hand = null;
         this.lastResult = null;
         this.events = [];
+        this.lastAction = null;
+        this.timeouts = {};
+        // a mixed-game table (protocol 1.6 rotation) deals this hand in msg.game: its forced
+        // bets and hands left are the server's, so a fresh snapshot brings them
+        if (this.table?.rotation) {
+          this.table = { ...this.table, game: msg.game };
+          this.requestResync();
+        }
         this.emit("hand_started");
         return true;
       }
@@ -175,7 +192,7 @@ export class TableState {
         // the stacks after the awards, for the seat list until the server sends seats again
         for (const p of this.hand?.players ?? []) {
           const seat = this.seats.find((s) => s.seat === p.seat);
-          if (seat) seat.stack = p.stack;
+          if (seat && p.stack !== null) seat.stack = p.stack;
         }
         this.clock = null;
         this.emit("hand_finished");
@@ -205,8 +222,7 @@ export class TableState {
         }
         break;
       case "clock":
-        this.clock = { seat: event.seat, think_ends: event.think_ends, countdown_ends: event.countdown_ends, extended: event.extended };
-        if (this.hand) this.hand.to_act = event.seat;
+        this.clock = withBank({ seat: event.seat, think_ends: event.think_ends, countdown_ends: event.countdown_ends, extended: event.extended }, event);
         break;
       case "hand_voided":
         this.hand = null;
@@ -222,6 +238,10 @@ export class TableState {
       case "resumed":
         this.paused = null;
         break;
+      case "timed_out": // the clock rule played for a seat: the server's words say what (1.6)
+        this.timeouts[event.seat] = event;
+        this.lastAction = { seat: event.seat, action: "timed_out", text: event.text };
+        break;
       case "deal_commitment": // the next hand's server seed is fixed: our seed may go in now
         this.nextDeal = event.hand_id ? { handId: event.hand_id, seedCommitment: event.seed_commitment ?? null } : null;
         break;
@@ -231,13 +251,14 @@ export class TableState {
             this.handId = msg.hand_id;
             this.hand = null;
           }
-          this.hand = reduceEvent(this.hand, event, this);
+          this.hand = applyHandEvent(this.hand, msg, this.table?.game);
+          if (kind === "action") this.lastAction = { seat: event.seat, action: event.action, amount: event.amount };
+          else if (kind === "street" || kind === "hand_start") this.lastAction = null;
         }
     }
     // Protocol 1.2: the clock of the decision that starts with this event rides on it.
     if (msg.clock) {
-      this.clock = { seat: msg.clock.seat, think_ends: msg.clock.think_ends, countdown_ends: msg.clock.countdown_ends, extended: !!msg.clock.extended };
-      if (this.hand) this.hand.to_act = msg.clock.seat;
+      this.clock = withBank({ seat: msg.clock.seat, think_ends: msg.clock.think_ends, countdown_ends: msg.clock.countdown_ends, extended: !!msg.clock.extended }, msg.clock);
     }
     // A new decision or any move of the hand ends the turn we were offered (a clock extension
     // for the same decision does not; its your_turn follows anyway).
@@ -253,192 +274,128 @@ export class TableState {
   }
 }
 
+/** A decision's clock with the end of the seat's time bank, when the server sends it (1.6). */
+function withBank(clock, from) {
+  return typeof from.bank_ends === "number" ? { ...clock, bank_ends: from.bank_ends } : clock;
+}
+
 // ------------------------------------------------------------------------------------ the hand model
 
+// The hand's public state as the server names it (a snapshot's engine view and the `changes` of
+// an event frame alike, protocol 1.5) and where the model keeps it (`over`: the name the table
+// and the tests read).
+const HAND_FIELDS = { street: "street", to_act: "to_act", button: "button", bring_in_seat: "bring_in_seat", is_over: "over", pots: "pots" };
+const SEAT_FIELDS = ["stack", "bet", "contributed", "folded", "all_in", "protected"];
+
 /**
- * The client's model of the hand, from the engine's per-seat view (engine/views.py HandView) in a
- * snapshot; engine events then move it on (reduceEvent).
+ * The hand as the server said it, one shape however it came (a snapshot or the events):
+ * {game, street, to_act, button, bring_in_seat, over, pots: [{amount, eligible}],
+ *  players: [{seat, stack, bet, contributed, folded, all_in, protected, mucked, cards: [{card, up}]}],
+ *  board (the board games), community (the stud community card), shows: {seat: {cards, detail}}, show_order,
+ *  awards: [{seat, amount, pot, detail}], result}. Chips, flags and pots are copied from the
+ *  server, never worked out here; a player's chips are null until the server has told them.
  */
-export function modelFromView(view) {
-  const game = view.game;
-  const players = (view.seats ?? []).map((s) => ({
-    seat: s.seat,
-    stack: s.stack,
-    bet: s.bet ?? 0,
-    total: s.contributed ?? 0,
-    cards: cardsOf(s),
-    folded: Boolean(s.folded),
-    all_in: Boolean(s.all_in),
-    protected: Boolean(s.protected),
-  }));
-  const board = view.board ?? [];
-  const shows = {};
-  for (const h of view.result?.shown ?? []) shows[h.seat] = { cards: h.cards, detail: [h.high, h.low].filter(Boolean).join(" / ") };
+function emptyHand(game) {
   return {
     game,
-    street: view.street,
-    players,
-    board: game === "O8" ? [...board] : [],
-    community: game === "O8" ? [] : [...board],
-    to_act: view.to_act ?? null,
-    bring_in_seat: view.bring_in_seat ?? null,
-    button: view.button ?? null,
-    shows,
+    street: null,
+    to_act: null,
+    button: null,
+    bring_in_seat: null,
+    over: false,
+    pots: [],
+    players: [],
+    board: [],
+    community: [],
+    shows: {},
+    show_order: [],
     awards: [],
-    over: Boolean(view.is_over),
-    result: view.result ?? null,
-    started: true,
+    result: null,
   };
 }
 
-// ------------------------------------------------------------------------------------ events
-
-function player(hand, seat) {
+function playerOf(hand, seat) {
   let p = hand.players.find((x) => x.seat === seat);
   if (!p) {
-    p = { seat, stack: 0, bet: 0, total: 0, cards: [], folded: false, all_in: false };
+    p = { seat, stack: null, bet: null, contributed: null, folded: false, all_in: false, protected: false, mucked: false, cards: [] };
     hand.players.push(p);
     hand.players.sort((a, b) => a.seat - b.seat);
   }
   return p;
 }
 
-function newHand(st) {
-  const players = (st.seats ?? []).map((s) => ({ seat: s.seat, stack: s.stack, bet: 0, total: 0, cards: [], folded: false, all_in: false }));
-  return {
-    game: st.table?.game,
-    street: null,
-    players,
-    board: [],
-    community: [],
-    to_act: null,
-    bring_in_seat: null,
-    button: null,
-    shows: {},
-    show_order: [],
-    awards: [],
-    over: false,
-    started: false,
-  };
+/** Copy what the server says of the hand's public state (`changes`, or a whole view) into it. */
+export function applyChanges(hand, changes) {
+  for (const [key, field] of Object.entries(HAND_FIELDS)) if (key in changes) hand[field] = changes[key];
+  for (const s of changes.seats ?? []) {
+    const p = playerOf(hand, s.seat);
+    for (const key of SEAT_FIELDS) if (key in s) p[key] = s[key];
+  }
+  return hand;
 }
 
-/** Omaha: the button sits right before the small blind (heads-up the button posts it). */
-function buttonFromSmallBlind(hand, sbSeat) {
-  const seats = hand.players.map((p) => p.seat).sort((a, b) => a - b);
-  if (seats.length === 2) return sbSeat;
-  const i = seats.indexOf(sbSeat);
-  return i < 0 ? null : seats[(i - 1 + seats.length) % seats.length];
+/** The model of a snapshot's hand: the engine's view for this client (engine/views.py HandView). */
+export function modelFromView(view) {
+  const hand = applyChanges(emptyHand(view.game), view);
+  for (const s of view.seats ?? []) playerOf(hand, s.seat).cards = cardsOf(s);
+  const board = view.board ?? [];
+  if (gameOf(view.game).board) hand.board = [...board];
+  else hand.community = [...board];
+  hand.result = view.result ?? null;
+  for (const h of hand.result?.shown ?? []) {
+    hand.shows[h.seat] = { cards: h.cards, detail: [h.high, h.low].filter(Boolean).join(" / ") };
+    hand.show_order.push(h.seat);
+  }
+  for (const seat of hand.result?.mucked ?? []) playerOf(hand, seat).mucked = true;
+  return hand;
 }
 
 /**
- * Apply one engine event (studpoker/engine/events.py) to the client's model of the hand.
- * Cards the viewer may not see arrive as null and stay card backs.
+ * One engine event frame (studpoker/engine/events.py, with its `changes`) applied to the model:
+ * the cards its deal, exposure and show events turn up (null: a card this viewer may not see),
+ * the mucks and awards, and the changes of the batch it ends. Posts, actions, streets and
+ * returns move chips: their changes say where they went.
  */
-export function reduceEvent(hand, ev, st) {
-  if (!hand || ev.kind === "hand_start") hand = newHand(st);
-  if (!hand.started && hand.players.length && st.handSeats) {
-    hand.players = hand.players.filter((p) => st.handSeats.includes(p.seat));
-  }
-  hand.started = true;
-  const p = ev.seat !== undefined && ev.seat !== null ? player(hand, ev.seat) : null;
-  const pay = (amount, toBet) => {
-    if (!p || !amount) return;
-    p.stack -= amount;
-    p.total += amount;
-    if (toBet) p.bet += amount;
-  };
+export function applyHandEvent(hand, msg, game) {
+  const ev = msg.event ?? {};
+  if (!hand || ev.kind === "hand_start") hand = emptyHand(ev.kind === "hand_start" && ev.detail ? ev.detail : (hand?.game ?? game));
+  const p = ev.seat !== undefined && ev.seat !== null ? playerOf(hand, ev.seat) : null;
   switch (ev.kind) {
-    case "hand_start":
-      if (ev.detail) hand.game = ev.detail;
-      break;
-    case "post_ante":
-      pay(ev.amount, false);
-      if (ev.all_in) p.all_in = true;
-      break;
-    case "post_blind":
-      pay(ev.amount, true);
-      if (ev.all_in) p.all_in = true;
-      if (ev.detail === "small" && hand.button === null) hand.button = buttonFromSmallBlind(hand, ev.seat);
-      break;
     case "deal":
-      for (const c of ev.cards ?? [null]) p.cards.push({ card: c, up: ev.detail === "up" });
+      for (const card of ev.cards ?? [null]) p.cards.push({ card, up: ev.detail === "up" });
       break;
     case "deal_board":
-      if (hand.game === "O8") hand.board.push(...(ev.cards ?? []));
-      else hand.community.push(...(ev.cards ?? []));
-      break;
-    case "street":
-      for (const q of hand.players) q.bet = 0;
-      hand.street = ev.street ?? hand.street;
-      hand.to_act = ev.seat ?? null;
-      hand.last_action = null;
-      break;
-    case "bring_in_player":
-      hand.bring_in_seat = ev.seat;
-      hand.to_act = ev.seat;
-      break;
-    case "action": {
-      if (ev.action === "fold") p.folded = true;
-      else if (ev.amount !== undefined && ev.amount !== null && ev.amount > p.bet) pay(ev.amount - p.bet, true);
-      if (ev.all_in) p.all_in = true;
-      hand.last_action = { seat: ev.seat, action: ev.action, amount: ev.amount };
-      break;
-    }
-    case "timeout":
-      hand.last_timeout = { seat: ev.seat, detail: ev.detail };
-      if (ev.detail === "protected_all_in") p.all_in = true;
+      (gameOf(hand.game).board ? hand.board : hand.community).push(...(ev.cards ?? []));
       break;
     case "expose": {
-      // down cards turned up for an all-in run-out: they stay up for the rest of the hand
-      const shown = (ev.cards ?? []).filter(Boolean);
-      const known = new Set(p.cards.map((c) => c.card).filter(Boolean));
-      const extra = shown.filter((c) => !known.has(c));
-      p.cards = p.cards.map((c) => (c.card ? { card: c.card, up: true } : { card: extra.shift() ?? null, up: true }));
+      // down cards turned up for an all-in run-out: they take the places of the seat's down cards
+      const shown = [...(ev.cards ?? [])];
+      p.cards = p.cards.map((c) => (c.up ? c : { card: shown.shift() ?? c.card, up: false }));
       break;
     }
     case "show":
       // kept aside: the table turns the hands up one by one, in this order, at the showdown
       hand.shows[ev.seat] = { cards: (ev.cards ?? []).filter(Boolean), detail: ev.detail ?? "" };
-      hand.show_order = [...(hand.show_order ?? []).filter((x) => x !== ev.seat), ev.seat];
+      hand.show_order = [...hand.show_order.filter((x) => x !== ev.seat), ev.seat];
       break;
     case "muck":
       p.mucked = true;
       break;
-    case "return":
-      p.stack += ev.amount ?? 0;
-      p.total -= ev.amount ?? 0;
-      p.bet = Math.max(0, p.bet - (ev.amount ?? 0));
-      break;
     case "award":
-      p.stack += ev.amount ?? 0;
       hand.awards.push({ seat: ev.seat, amount: ev.amount ?? 0, pot: ev.pot ?? 0, detail: ev.detail ?? "" });
-      break;
-    case "hand_end":
-      hand.over = true;
-      hand.to_act = null;
       break;
     default:
       break;
   }
+  if (msg.changes) applyChanges(hand, msg.changes);
   return hand;
 }
 
 // ------------------------------------------------------------------------------------ normalize
 
-const GAME_NAMES = {
-  "7S": "Seven Card Stud",
-  "7S8": "Stud Hi/Lo",
-  RZ: "Razz",
-  O8: "Omaha Hi/Lo",
-};
-
-export function gameName(code) {
-  return GAME_NAMES[code] ?? code ?? "";
-}
-
 /**
  * A seat's cards in dealing order from a SeatView (engine/views.py): in stud the two first down
- * cards, the up cards, then the 7th-street down card; in Omaha the four down cards.
+ * cards, the up cards, then the 7th-street down card; in a board game the hole cards (Omaha 4, Hold'em 2).
  */
 function cardsOf(seatView) {
   const down = seatView.down ?? [];
@@ -455,7 +412,7 @@ function normalize(st) {
   const table = st.table ?? {};
   const hand = st.hand;
   const game = table.game ?? hand?.game;
-  const maxSeats = table.max_seats ?? (game === "O8" ? 10 : 8);
+  const maxSeats = table.max_seats ?? gameOf(game).max_seats;
   const seats = new Map();
   for (let i = 1; i <= maxSeats; i++) seats.set(i, { seat: i, occupied: false, cards: [], bet: 0 });
   for (const s of st.seats) {
@@ -466,6 +423,14 @@ function normalize(st) {
       name: s.name,
       stack: s.stack,
       sittingOut: Boolean(s.sitting_out),
+      timedOut: Boolean(s.timed_out),
+      sitOutNextHand: Boolean(s.sit_out_next_hand),
+      leaving: Boolean(s.leaving),
+      // board games: the blinds he owes to be dealt in, and his choice to post them (blinds.js)
+      owesBigBlind: Boolean(s.owes_big_blind),
+      owesSmallBlind: Boolean(s.owes_small_blind),
+      postBlindNow: Boolean(s.post_blind_now),
+      timeout: st.timeouts[s.seat] ?? null,
       connected: s.connected !== false,
       isBot: Boolean(s.bot ?? s.is_bot),
       cards: [],
@@ -477,10 +442,13 @@ function normalize(st) {
     Object.assign(seat, {
       inHand: true,
       cards: p.cards,
-      bet: p.bet,
-      stack: p.stack,
+      bet: p.bet ?? 0,
+      // the seat list's until the server tells the hand's, and again once the hand is over
+      // (chips added during it land after it: top_up.py)
+      stack: hand.over ? (seat.stack ?? p.stack) : (p.stack ?? seat.stack),
       folded: p.folded,
       allIn: p.all_in,
+      protected: Boolean(p.protected),
       mucked: Boolean(p.mucked) || Boolean(hand.result?.mucked?.includes(p.seat)),
     });
     seats.set(p.seat, seat);
@@ -506,7 +474,7 @@ function normalize(st) {
     hand,
     street: hand?.street ?? null,
     seats: list,
-    pots: potsOf(hand),
+    pots: drawnPots(hand?.pots),
     community: hand?.community ?? [],
     board: hand?.board ?? [],
     button: hand?.button ?? null,
@@ -519,27 +487,13 @@ function normalize(st) {
 }
 
 /**
- * The pots in the middle (bets of the current round not included: they are drawn in front of
- * each seat), split into main and side pots at each all-in level like engine/pots.py.
+ * The pots the server sent, labelled for the middle of the table: the chips gathered from the
+ * betting rounds before this one, split at each all-in (server/table/encoding.py middle_pots);
+ * this round's bets lie in front of the seats.
  */
-export function potsOf(hand) {
-  const players = hand?.players ?? [];
-  if (!players.length) return [];
-  const put = new Map(players.map((p) => [p.seat, Math.max(0, p.total - (p.bet ?? 0))]));
-  const live = players.filter((p) => !p.folded).map((p) => p.seat);
-  const levels = [...new Set(players.filter((p) => !p.folded && p.all_in).map((p) => p.total))].sort((a, b) => a - b);
-  const pots = [];
-  let previous = 0;
-  for (const level of [...levels, Infinity]) {
-    let amount = 0;
-    for (const v of put.values()) if (v > previous) amount += Math.min(v, level) - previous;
-    const totalOf = (seat) => players.find((p) => p.seat === seat).total;
-    const eligible = live.filter((seat) => (level === Infinity ? totalOf(seat) > previous : totalOf(seat) >= level));
-    if (amount > 0) pots.push({ amount, eligible });
-    if (level === Infinity) break;
-    previous = level;
-  }
-  return pots.map((p, i) => ({ ...p, label: i === 0 ? (pots.length > 1 ? "Main pot" : "Pot") : `Side pot ${i}` }));
+export function drawnPots(pots) {
+  const drawn = (pots ?? []).filter((p) => p.amount > 0);
+  return drawn.map((p, i) => ({ ...p, label: i === 0 ? (drawn.length > 1 ? "Main pot" : "Pot") : `Side pot ${i}` }));
 }
 
 export function stakesOf(table) {
@@ -548,6 +502,8 @@ export function stakesOf(table) {
     big: table.big_bet,
     ante: table.ante,
     bringIn: table.bring_in,
+    smallBlind: table.small_blind,
+    bigBlind: table.big_blind,
     minBuyIn: table.min_buy_in,
     maxBuyIn: table.max_buy_in,
   };

@@ -1,8 +1,10 @@
 // Draws the oval table from the normalized view (state.js): seats around an ellipse with your
 // own seat at the bottom, each with its plate (name, stack), cards, bet and markers; the pots,
-// the community card or the Omaha board in the centre; the showdown result.
+// the stud community card or the board (Omaha, Hold'em) in the centre; the showdown result.
 
+import { owedTag } from "./blinds.js";
 import { cardElement, cardText, parseCard } from "./cards.js";
+import { tableShowdown } from "./dealer_log.js";
 import { cardName } from "./deal_check.js";
 import { escapeHtml, money, streetName } from "./format.js";
 
@@ -45,22 +47,45 @@ export function showdownInfo(view) {
   if (pots) {
     for (const pot of pots) {
       const label = pots.length > 1 ? (pot.index === 0 ? "Main pot" : `Side pot ${pot.index}`) : "Pot";
-      const parts = [];
-      for (const share of pot.shares ?? []) {
-        info.won.set(share.seat, (info.won.get(share.seat) ?? 0) + share.amount);
-        const half = share.half === "high" || share.half === "low" ? ` (${share.half})` : "";
-        parts.push(`${escapeHtml(nameOf(share.seat))} wins <b>${money(share.amount)}</b>${half}`);
-      }
-      if (parts.length) info.lines.push(`${label} ${money(pot.amount)}: ${parts.join(", ")}`);
+      const shares = (pot.shares ?? []).map((s) => ({ seat: s.seat, amount: s.amount, half: s.half }));
+      for (const share of shares) info.won.set(share.seat, (info.won.get(share.seat) ?? 0) + share.amount);
+      const text = sharesText(shares, nameOf);
+      if (text) info.lines.push(`${label} ${money(pot.amount)}: ${text}`);
     }
   } else {
+    // before hand_finished: the award events, pot by pot
+    const byPot = new Map();
     for (const a of hand?.awards ?? []) {
       info.won.set(a.seat, (info.won.get(a.seat) ?? 0) + a.amount);
-      const half = a.detail === "high" || a.detail === "low" ? ` (${a.detail})` : "";
-      info.lines.push(`${escapeHtml(nameOf(a.seat))} wins <b>${money(a.amount)}</b>${half}`);
+      if (!byPot.has(a.pot)) byPot.set(a.pot, []);
+      byPot.get(a.pot).push({ seat: a.seat, amount: a.amount, half: a.detail });
     }
+    for (const shares of byPot.values()) info.lines.push(sharesText(shares, nameOf));
   }
   return info;
+}
+
+/**
+ * One pot's winners: "alice scoops <b>16.00</b> (high and low)" when one player takes both
+ * halves, else one "NAME wins AMOUNT (half)" per player, split by "; ".
+ */
+export function sharesText(shares, nameOf) {
+  const bySeat = new Map();
+  for (const s of shares) {
+    const entry = bySeat.get(s.seat) ?? { seat: s.seat, amount: 0, halves: new Set() };
+    entry.amount += s.amount;
+    if (s.half === "high" || s.half === "low") entry.halves.add(s.half);
+    bySeat.set(s.seat, entry);
+  }
+  const winners = [...bySeat.values()];
+  return winners
+    .map((w) => {
+      const both = w.halves.has("high") && w.halves.has("low");
+      const verb = both && winners.length === 1 ? "scoops" : "wins";
+      const half = both ? " (high and low)" : w.halves.size ? ` (${[...w.halves][0]})` : "";
+      return `${escapeHtml(nameOf(w.seat))} ${verb} <b>${money(w.amount)}</b>${half}`;
+    })
+    .join("; ");
 }
 
 /** The seat's cards in their places with the hidden ones filled in from the shown hand. */
@@ -73,10 +98,14 @@ export function revealCards(cards, shownCards) {
 }
 
 export class TableView {
-  constructor(root, { onSit }) {
+  constructor(root, { onSit, decorateSeat = null, reportShowdown = true, showdown = tableShowdown }) {
     this.root = root;
-    this.seatsEl = root.querySelector("#seats");
-    this.centerEl = root.querySelector("#center");
+    this.decorateSeat = decorateSeat; // (plate, seat): the notes' tag dot and button (notes.js)
+    // by class (the tile view draws several tables in one page: tiles.js), or by id
+    this.seatsEl = root.querySelector(".seats, #seats");
+    this.centerEl = root.querySelector(".center, #center");
+    this.reportShowdown = reportShowdown; // the page's one dealer log follows only its main table
+    this.showdown = showdown; // whom it reports to: the page's table, or a tile's own (tiles.js)
     this.onSit = onSit;
     this.known = new Set(); // cards already drawn, to animate only new ones
     this.revealed = new Map(); // seat -> time its showdown cards may appear
@@ -117,24 +146,35 @@ export class TableView {
         bet.innerHTML = `<span class="chip"></span>${money(s.bet)}`;
         frag.appendChild(bet);
       }
-      if (s.button || (s.bringIn && !showdown && view.street === "third")) {
+      if (s.button) {
         const mp = { x: 50 + (pos.x - 50) * 0.74 + (pos.x < 50 ? 3.5 : -3.5), y: 50 + (pos.y - 50) * 0.72 };
         const marker = document.createElement("div");
-        marker.className = `marker ${s.button ? "button" : "bring-in"}`;
-        marker.textContent = s.button ? "D" : "Bring-in";
-        marker.title = s.button ? "Button" : "Brought in";
+        marker.className = "marker button";
+        marker.textContent = "D";
+        marker.title = "Button";
         marker.style.left = `${mp.x}%`;
         marker.style.top = `${mp.y}%`;
         frag.appendChild(marker);
       }
     }
     this.seatsEl.replaceChildren(frag);
-    this.renderCenter(view, showdown);
+    // the result banner waits until every hand shown is face up: it must not name the winner
+    // before his down cards turn
     const pending = [...this.revealed.values()].some((t) => t > now);
-    if (pending) {
-      clearTimeout(this.revealTimer);
-      this.revealTimer = setTimeout(() => this.render(view), 660);
-    }
+    this.renderCenter(view, showdown, pending);
+    // the dealer log's showdown lines follow what was just drawn (dealer_log.js)
+    const up = new Set(showdown ? [...showdown.shown.keys()].filter((seat) => this.faceUp(seat, now)) : []);
+    if (this.reportShowdown) this.showdown.report(view.handId ?? null, up, Boolean(showdown) && !pending);
+    // only the view drawn last is drawn again: an older one's timer (the last hand's showdown)
+    // would draw that hand over the next one
+    clearTimeout(this.revealTimer);
+    if (pending) this.revealTimer = setTimeout(() => this.render(view), 660);
+  }
+
+  /** Whether the showdown has turned seat `seat`'s shown hand face up at time `now`. */
+  faceUp(seat, now) {
+    const revealAt = this.revealed.get(seat);
+    return revealAt === undefined || revealAt <= now;
   }
 
   seatElement(s, pos, view, showdown, handKey, now) {
@@ -167,8 +207,7 @@ export class TableView {
       [s.sittingOut, "sitting-out"], [!s.connected, "disconnected"],
     ]) if (flag) el.classList.add(cls);
     const shown = showdown?.shown.get(s.seat);
-    const revealAt = this.revealed.get(s.seat);
-    const revealNow = shown && (revealAt === undefined || revealAt <= now);
+    const revealNow = shown && this.faceUp(s.seat, now);
     const won = showdown?.won.get(s.seat);
     if (won) el.classList.add("winner");
 
@@ -199,13 +238,27 @@ export class TableView {
       `<div class="name">${escapeHtml(s.name ?? `Seat ${s.seat}`)}${s.isBot ? ' <span class="bot-badge" title="a bot plays this seat">bot</span>' : ""}</div>` +
       `<div class="stack">${money(s.stack)}</div>`;
     const mucked = showdown && s.inHand && !s.folded && !shown && s.mucked;
-    const tag = mucked ? ["Mucked", ""] : s.allIn ? ["All-in", "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : null;
+    // a protected all-in (the clock rule) says so: chips behind, no claim on later bets
+    const allIn = s.protected ? "All-in (protected)" : "All-in";
+    // once his hand is over (or he is in none), sitting out is what the seat is doing
+    const out = s.sittingOut && (!s.inHand || view.hand?.over || view.result);
+    const owed = owedTag(s); // board games: "Waiting for BB" (blinds.js)
+    const tag = mucked ? ["Mucked", ""] : out ? ["Sitting out", ""] : s.allIn ? [allIn, "allin"] : s.folded ? ["Folded", ""] : s.sittingOut ? ["Sitting out", ""] : s.leaving ? ["Leaving", ""] : owed ? [owed, "owes-bb"] : null;
     if (tag) {
       const t = document.createElement("span");
       t.className = `tag ${tag[1]}`;
       t.textContent = tag[0];
       plate.appendChild(t);
     }
+    if (s.bringIn && !showdown && view.street === "third") {
+      // on the plate of the seat that brought in, not out on the felt between two seats
+      const marker = document.createElement("span");
+      marker.className = "marker bring-in";
+      marker.textContent = "Bring-in";
+      marker.title = "Brought in";
+      plate.appendChild(marker);
+    }
+    this.decorateSeat?.(plate, s);
     el.append(cards, plate);
     if (revealNow && shown.handName) {
       const hn = document.createElement("div");
@@ -221,7 +274,7 @@ export class TableView {
     return el;
   }
 
-  renderCenter(view, showdown) {
+  renderCenter(view, showdown, revealing = false) {
     const c = this.centerEl;
     c.replaceChildren();
     if (view.pots.length && !showdown) {
@@ -230,6 +283,7 @@ export class TableView {
       for (const p of view.pots) {
         const el = document.createElement("div");
         el.className = "pot";
+        el.title = "Gathered from the betting rounds before this one: this round's bets lie in front of the seats";
         el.innerHTML = `<span class="chip"></span><span class="label">${escapeHtml(p.label)}</span> ${money(p.amount)}`;
         pots.appendChild(el);
       }
@@ -254,7 +308,12 @@ export class TableView {
       }
       c.appendChild(board);
     }
-    if (showdown && showdown.lines.length) {
+    if (showdown && showdown.lines.length && revealing) {
+      const s = document.createElement("div");
+      s.className = "street-label";
+      s.textContent = streetName("showdown");
+      c.appendChild(s);
+    } else if (showdown && showdown.lines.length) {
       const banner = document.createElement("div");
       banner.className = "result-banner";
       banner.innerHTML = showdown.lines.join("<br>");

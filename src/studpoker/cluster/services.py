@@ -1,0 +1,380 @@
+"""Throwaway servers for a trial cluster and the tests (issue 15): nats-server, HAProxy and
+PostgreSQL, each started in a directory of its own on a free port of 127.0.0.1.
+
+Each start returns what it started with its address, or raises :class:`ServiceError` with the
+reason (and the end of the server's log); the tools are installed with apt-get when missing and
+root (:mod:`.provision`). Each stop is clean: SIGTERM (``pg_ctl stop`` for PostgreSQL), then
+SIGKILL after a time-out. The children run in sessions of their own, so a Ctrl-C in the terminal
+reaches only the launcher, which stops them in its own order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studpoker.cluster import provision
+from studpoker.cluster.haproxy_config import Backend, ProxyTimeouts, render_haproxy_config
+
+LOCALHOST = "127.0.0.1"
+# A free port found by binding can be taken by someone else before the server binds it: retry.
+_PORT_ATTEMPTS = 3
+_LOG_TAIL = 600
+
+
+class ServiceError(RuntimeError):
+    """A server could not be had or started; the message says why."""
+
+
+def free_port(host: str = LOCALHOST) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def listening(host: str, port: int) -> bool:
+    """Whether something accepts TCP connections on ``host:port`` now."""
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+        return True
+    return False
+
+
+def _tail(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")[-_LOG_TAIL:]
+    except OSError:
+        return ""
+
+
+@dataclass
+class Service:
+    """A server process we started; it listens on ``host:port``."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    host: str
+    port: int
+    log: Path
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM, then SIGKILL after ``timeout`` seconds; the exit status (negative: the signal)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+@dataclass
+class NatsService(Service):
+    config: Path = field(default=Path())
+
+    @property
+    def url(self) -> str:
+        return f"nats://{self.host}:{self.port}"
+
+
+def _launch(
+    name: str, args: list[str], directory: Path, *, host: str, port: int, ready_timeout: float
+) -> tuple[subprocess.Popen[bytes] | None, Path]:
+    """Start ``args`` with its output in ``directory/name.log`` and wait until ``host:port``
+    answers; (None, log) when the process ended first (its port was perhaps taken)."""
+    log = directory / f"{name}.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    deadline = time.monotonic() + ready_timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return None, log
+        if listening(host, port):
+            return process, log
+        time.sleep(0.05)
+    process.kill()
+    process.wait()
+    raise ServiceError(f"{name} did not listen on {host}:{port} within {ready_timeout} s: {_tail(log)}")
+
+
+def _start(
+    name: str,
+    command: Callable[[int], list[str]],
+    directory: Path,
+    *,
+    host: str,
+    port: int | None,
+    ready_timeout: float,
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """Launch ``command(port)`` on ``port``, or on free ports until one works; the process, its
+    port and its log."""
+    directory.mkdir(parents=True, exist_ok=True)
+    log = directory / f"{name}.log"
+    for _attempt in range(1 if port is not None else _PORT_ATTEMPTS):
+        chosen = port if port is not None else free_port(host)
+        process, log = _launch(
+            name, command(chosen), directory, host=host, port=chosen, ready_timeout=ready_timeout
+        )
+        if process is not None:
+            return process, chosen, log
+    raise ServiceError(f"{name} exited at start: {_tail(log)}")
+
+
+def start_nats(
+    directory: Path,
+    config: Path,
+    *,
+    host: str = LOCALHOST,
+    port: int | None = None,
+    ready_timeout: float = 20.0,
+) -> NatsService:
+    """nats-server with ``config`` (:func:`.nats_config.write_nats_config`) on ``host:port`` (a
+    free port when None; give the old one to restart a server in place). Core NATS only."""
+    binary, reason = provision.nats_server()
+    if binary is None:
+        raise ServiceError(f"no nats-server: {reason}")
+    if not config.is_file():
+        raise ServiceError(f"no nats-server configuration at {config}")
+
+    def command(chosen: int) -> list[str]:
+        return [str(binary), "-c", str(config), "-a", host, "-p", str(chosen)]
+
+    process, chosen, log = _start(
+        "nats-server", command, directory, host=host, port=port, ready_timeout=ready_timeout
+    )
+    return NatsService("nats-server", process, host, chosen, log, config=config)
+
+
+def start_haproxy(
+    directory: Path,
+    backends: Sequence[Backend],
+    *,
+    host: str = LOCALHOST,
+    port: int | None = None,
+    timeouts: ProxyTimeouts | None = None,
+    ready_timeout: float = 20.0,
+) -> Service:
+    """HAProxy on ``host:port`` (free when None) in front of ``backends``; its configuration
+    is written to ``directory/haproxy.cfg`` and checked (``haproxy -c``) first."""
+    # Bad input is refused before anything starts (a free port stands in for None).
+    render_haproxy_config(backends, bind_host=host, port=1 if port is None else port, timeouts=timeouts)
+    binary, reason = provision.haproxy()
+    if binary is None:
+        raise ServiceError(f"no haproxy: {reason}")
+    config = directory / "haproxy.cfg"
+
+    def command(chosen: int) -> list[str]:
+        config.write_text(render_haproxy_config(backends, bind_host=host, port=chosen, timeouts=timeouts))
+        check = subprocess.run(
+            [str(binary), "-c", "-q", "-f", str(config)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        if check.returncode != 0:
+            raise ServiceError(f"haproxy refused {config}: {(check.stderr or check.stdout)[-_LOG_TAIL:]}")
+        # -db: stay in the foreground, so that this process is the one to signal.
+        return [str(binary), "-db", "-f", str(config)]
+
+    process, chosen, log = _start(
+        "haproxy", command, directory, host=host, port=port, ready_timeout=ready_timeout
+    )
+    return Service("haproxy", process, host, chosen, log)
+
+
+_databases = itertools.count()
+
+
+@dataclass
+class PostgresServer:
+    """A PostgreSQL server; ``base_url`` points at its ``postgres`` database. ``directory`` and
+    ``bin_dir`` are set when :func:`start_postgres` started it (and :func:`stop_postgres` stops it)."""
+
+    host: str
+    port: int
+    user: str
+    password: str | None
+    admin_db: str
+    directory: Path | None = None
+    bin_dir: Path | None = None
+    as_user: str | None = None
+    databases: list[str] = field(default_factory=list)
+
+    def url(self, database: str) -> str:
+        auth = self.user if self.password is None else f"{self.user}:{self.password}"
+        return f"postgresql+asyncpg://{auth}@{self.host}:{self.port}/{database}"
+
+    @property
+    def base_url(self) -> str:
+        return self.url(self.admin_db)
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    async def _admin(self, sql: str) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        conn = await asyncpg.connect(
+            host=self.host, port=self.port, user=self.user, password=self.password, database=self.admin_db
+        )
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def new_database(self, name: str | None = None) -> str:
+        """Create an empty database (named ``sp_<pid>_<n>`` unless given); returns its SQLAlchemy URL."""
+        name = name or f"sp_{os.getpid()}_{next(_databases)}"
+        if not name.replace("_", "").isalnum() or not name.isascii():
+            raise ValueError(f"bad database name {name!r}: letters, digits and '_'")
+        await self._admin(f'CREATE DATABASE "{name}"')
+        self.databases.append(name)
+        return self.url(name)
+
+    async def drop_database(self, url: str) -> None:
+        name = url.rsplit("/", 1)[-1]
+        with contextlib.suppress(Exception):
+            await self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _run(args: list[str], as_user: str | None, timeout: float) -> subprocess.CompletedProcess[str]:
+    if as_user is not None:
+        args = ["runuser", "-u", as_user, "--", *args]
+    return subprocess.run(args, capture_output=True, text=True, check=False, timeout=timeout)
+
+
+def _postgres_user() -> str | None:
+    """Run as root, initdb refuses to work: the server then runs as the ``postgres`` system user."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        raise ServiceError("running as root and there is no 'postgres' user to run initdb") from None
+    return "postgres"
+
+
+def start_postgres(directory: Path | None = None, *, bin_dir: Path | None = None) -> PostgresServer:
+    """initdb + pg_ctl in ``directory`` (a new temporary one when None; created when missing) on a
+    free port of 127.0.0.1, trusting local connections; tuned for speed, not durability."""
+    if bin_dir is None:
+        bin_dir, reason = provision.postgres()
+        if bin_dir is None:
+            raise ServiceError(reason)
+    as_user = _postgres_user()
+    if directory is None:
+        directory = Path(tempfile.mkdtemp(prefix="studpoker-pg-"))
+    created = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    data = directory / "data"
+    if as_user is not None:
+        entry = pwd.getpwnam(as_user)
+        os.chown(directory, entry.pw_uid, entry.pw_gid)
+        if _run(["test", "-w", str(directory)], as_user, timeout=30).returncode != 0:
+            if created:
+                directory.rmdir()
+            raise ServiceError(
+                f"the {as_user!r} user (initdb's, run as root) cannot reach {directory}: give its parent"
+                " directories o+x, or choose one it can reach (under /tmp)"
+            )
+    directory.chmod(0o700)
+    init = _run(
+        [str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+         "--locale=C", "--no-sync"],
+        as_user,
+        timeout=120,
+    )  # fmt: skip
+    if init.returncode != 0:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise ServiceError(f"initdb failed: {(init.stderr or init.stdout)[-400:]}")
+    last_error = ""
+    for _attempt in range(_PORT_ATTEMPTS):
+        port = free_port()
+        options = (
+            f"-p {port} -k {directory} -c listen_addresses={LOCALHOST} -c fsync=off"
+            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        start = _run(
+            [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(directory / "log"), "-w",
+             "-t", "60", "start"],
+            as_user,
+            timeout=90,
+        )  # fmt: skip
+        if start.returncode == 0:
+            return PostgresServer(
+                host=LOCALHOST,
+                port=port,
+                user="postgres",
+                password=None,
+                admin_db="postgres",
+                directory=directory,
+                bin_dir=bin_dir,
+                as_user=as_user,
+            )
+        log = directory / "log"
+        last_error = (start.stderr or start.stdout) + (log.read_text()[-400:] if log.exists() else "")
+        time.sleep(0.2)
+    shutil.rmtree(directory, ignore_errors=True)
+    raise ServiceError(f"pg_ctl start failed: {last_error[-400:]}")
+
+
+def stop_postgres(server: PostgresServer, *, remove: bool = True, timeout: float = 60.0) -> None:
+    """Stop a server :func:`start_postgres` started: ``pg_ctl stop`` (immediate when its data is
+    thrown away, fast otherwise), SIGKILL to the postmaster if that fails; then, with ``remove``,
+    its directory goes. A server it did not start (no directory) is left alone."""
+    if server.directory is None or server.bin_dir is None:
+        return
+    data = server.directory / "data"
+    mode = "immediate" if remove else "fast"
+    command = [
+        str(server.bin_dir / "pg_ctl"),
+        "-D",
+        str(data),
+        "-m",
+        mode,
+        "-w",
+        "-t",
+        str(round(timeout)),
+        "stop",
+    ]
+    try:
+        stopped = _run(command, server.as_user, timeout=timeout + 10).returncode == 0
+    except subprocess.TimeoutExpired:
+        stopped = False
+    if not stopped:
+        _kill_postmaster(data)
+    if remove:
+        shutil.rmtree(server.directory, ignore_errors=True)
+
+
+def _kill_postmaster(data: Path) -> None:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        pid = int((data / "postmaster.pid").read_text().splitlines()[0])
+        os.kill(pid, signal.SIGKILL)

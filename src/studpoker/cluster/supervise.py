@@ -1,0 +1,203 @@
+"""``cluster up`` as a process manager (docs/cluster.md "Supervision"): the gateways and workers
+it started are restarted when they crash, as systemd's ``Restart=on-failure`` would.
+
+A child that exits with an error or is killed by a signal is started again after a back-off
+(``restart_backoff_seconds``, doubled for each earlier crash within ``restart_window_seconds``,
+at most ``restart_backoff_max_seconds``), and no sooner than its own ``min_delay`` (a worker's:
+see :func:`worker_restart_delay`). A child that crashes ``restart_limit`` times within the window
+keeps crashing whatever we do: :meth:`Supervisor.check` raises :class:`CrashLoopError` and the
+cluster stops. A child that exits cleanly (status 0: someone stopped it with SIGTERM, on purpose) stays
+down. After :meth:`Supervisor.stop` nothing is restarted.
+
+The supervisor owns no thread and no timer: the launcher calls :meth:`Supervisor.check` in its
+loop, which keeps it testable with a fake clock and fake children.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
+
+from studpoker.server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class Child(Protocol):
+    """What the supervisor needs of a process (``subprocess.Popen`` is one)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    def poll(self) -> int | None: ...
+
+
+ChildT = TypeVar("ChildT", bound=Child)
+
+
+class CrashLoopError(RuntimeError):
+    """A child crashed too often within the window; the message says which and where its log is."""
+
+
+@dataclass(frozen=True)
+class RestartPolicy:
+    """When a crashed child is started again, and when to give up (Settings ``restart_*``)."""
+
+    backoff_seconds: float = 0.5
+    backoff_max_seconds: float = 30.0
+    limit: int = 5
+    window_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.backoff_seconds <= self.backoff_max_seconds:
+            raise ValueError(
+                "restart_backoff_seconds must be >= 0 and at most restart_backoff_max_seconds,"
+                f" not {self.backoff_seconds!r} and {self.backoff_max_seconds!r}"
+            )
+        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1:
+            raise ValueError(f"restart_limit is a whole number >= 1, not {self.limit!r}")
+        if not self.window_seconds > 0:
+            raise ValueError(f"restart_window_seconds must be more than 0, not {self.window_seconds!r}")
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RestartPolicy:
+        return cls(
+            backoff_seconds=settings.restart_backoff_seconds,
+            backoff_max_seconds=settings.restart_backoff_max_seconds,
+            limit=settings.restart_limit,
+            window_seconds=settings.restart_window_seconds,
+        )
+
+    def delay(self, recent_crashes: int) -> float:
+        """The back-off after the ``recent_crashes``-th crash within the window (1: the first)."""
+        doublings = min(max(0, recent_crashes - 1), 62)  # 2**62 s is past any maximum
+        return float(min(self.backoff_max_seconds, self.backoff_seconds * 2**doublings))
+
+
+def worker_restart_delay(settings: Settings) -> float:
+    """A crashed worker comes back only after ``restart_worker_leases`` leases. Back sooner, its
+    heartbeat (the same name's) would still count it as live: the survivors would leave its
+    tables to it, and the takeover would wait on its start (seconds of imports and the settle)
+    rather than on the lease. Later, the survivors have taken its tables over as from any dead
+    worker, and it takes its share back by moves between hands."""
+    if not settings.restart_worker_leases >= 0:
+        raise ValueError(f"restart_worker_leases must be >= 0, not {settings.restart_worker_leases!r}")
+    return settings.restart_worker_leases * settings.lease_seconds
+
+
+def describe_exit(status: int) -> str:
+    """``subprocess`` style: a negative status is the signal that killed the process."""
+    if status < 0:
+        try:
+            return f"killed by {signal.Signals(-status).name}"
+        except ValueError:
+            return f"killed by signal {-status}"
+    return f"exit status {status}"
+
+
+@dataclass(eq=False)
+class Supervised(Generic[ChildT]):
+    """One supervised child: its current process and what is known of its crashes."""
+
+    role: str
+    name: str
+    process: ChildT
+    start: Callable[[], ChildT]
+    min_delay: float = 0.0
+    log_file: Path | None = None
+    crashes: list[float] = field(default_factory=list)  # monotonic times within the window
+    restarts: int = 0
+    restart_at: float | None = None  # crashed: when it is started again
+    left_down: bool = False  # exited cleanly: not restarted
+
+    @property
+    def label(self) -> str:
+        return f"{self.role}-{self.name}"
+
+    @property
+    def running(self) -> bool:
+        return self.restart_at is None and not self.left_down
+
+
+class Supervisor(Generic[ChildT]):
+    """Restarts the children :meth:`add` started, when :meth:`check` finds them crashed."""
+
+    def __init__(self, policy: RestartPolicy, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.policy = policy
+        self.clock = clock
+        self.children: list[Supervised[ChildT]] = []
+        self.stopping = False
+
+    def add(
+        self,
+        role: str,
+        name: str,
+        start: Callable[[], ChildT],
+        *,
+        min_delay: float = 0.0,
+        log_file: Path | None = None,
+    ) -> Supervised[ChildT]:
+        """Start a child with ``start`` and supervise it from now on."""
+        child = Supervised(role, name, start(), start, min_delay=min_delay, log_file=log_file)
+        self.children.append(child)
+        return child
+
+    def stop(self) -> None:
+        """Shutting down: nothing is restarted from now on (a pending restart is dropped)."""
+        self.stopping = True
+        for child in self.children:
+            child.restart_at = None
+
+    def check(self) -> list[Supervised[ChildT]]:
+        """Notice crashes, start what is due; the children whose process changed or that stay
+        down (so that the caller rewrites what it lists). :class:`CrashLoopError` when one
+        crashed ``limit`` times within the window."""
+        if self.stopping:
+            return []
+        now = self.clock()
+        changed: list[Supervised[ChildT]] = []
+        for child in self.children:
+            if child.running:
+                status = child.process.poll()
+                if status is not None:
+                    self._exited(child, status, now)
+                    if child.left_down:
+                        changed.append(child)
+            if child.restart_at is not None and child.restart_at <= now:
+                child.process = child.start()
+                child.restart_at = None
+                child.restarts += 1
+                log.warning("%s restarted as pid %s", child.label, child.process.pid)
+                changed.append(child)
+        return changed
+
+    def _exited(self, child: Supervised[ChildT], status: int, now: float) -> None:
+        if status == 0:
+            child.left_down = True
+            log.warning("%s (pid %s) exited cleanly: not restarted", child.label, child.process.pid)
+            return
+        child.crashes = [t for t in child.crashes if now - t < self.policy.window_seconds] + [now]
+        seconds = f"{self.policy.window_seconds:g}"
+        if len(child.crashes) >= self.policy.limit:
+            where = f": see {child.log_file}" if child.log_file is not None else ""
+            raise CrashLoopError(
+                f"{child.label} crashed {len(child.crashes)} times in {seconds} s (last: pid"
+                f" {child.process.pid}, {describe_exit(status)}); stopping the cluster{where}"
+            )
+        delay = max(child.min_delay, self.policy.delay(len(child.crashes)))
+        child.restart_at = now + delay
+        log.warning(
+            "%s (pid %s) crashed (%s): restarting in %.1f s (crash %d in %s s; the cluster stops at %d)",
+            child.label,
+            child.process.pid,
+            describe_exit(status),
+            delay,
+            len(child.crashes),
+            seconds,
+            self.policy.limit,
+        )
