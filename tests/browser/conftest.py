@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,43 +87,50 @@ class Server:
         return data
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """`studpoker serve` on a free port with its default tables, no bots and a short clock."""
-    tmp = tmp_path_factory.mktemp("room")
+@contextlib.contextmanager
+def serve_room(
+    tmp: Path,
+    *,
+    think: int,
+    countdown: int,
+    hand_pause: int,
+    settings: Mapping[str, object] | None = None,
+) -> Iterator[Server]:
+    """`studpoker serve` in ``tmp`` on a free port (temp SQLite), with the clock given and any
+    ``--set NAME=VALUE`` limits; stopped when the block ends. The suite registers its players
+    from 127.0.0.1, more than the hourly and daily defaults allow: both are raised here."""
     port = _free_port()
     log = tmp / "server.log"
+    limits: dict[str, object] = {
+        "registrations_per_address_per_hour": 1000,
+        "registrations_per_address_per_day": 1000,
+        **(settings or {}),
+    }
     cmd = [
         sys.executable, "-m", "studpoker", "serve",
         "--port", str(port),
         "--database-url", f"sqlite+aiosqlite:///{tmp / 'room.sqlite3'}",
-        "--think-seconds", "4",
-        "--countdown-seconds", "12",
-        "--hand-pause", "5",
+        "--think-seconds", str(think),
+        "--countdown-seconds", str(countdown),
+        "--hand-pause", str(hand_pause),
         "--log-level", "warning",
-        # The suite registers its players from 127.0.0.1, more than the hourly default.
-        "--set", "registrations_per_address_per_hour=1000",
-        "--set", "registrations_per_address_per_day=1000",
-        # Every test module finds empty tables of its own.
-        "--set", "default_table_copies=3",
-        # No time bank: a decision times out when its countdown ends (test_time_bank.py has one).
-        "--set", "time_bank_max_seconds=0",
     ]  # fmt: skip
+    for name, value in limits.items():
+        cmd += ["--set", f"{name}={value}"]
     with log.open("wb") as out:
         process = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 90
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited early:\n{log.read_text()}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}api/health", timeout=2).status_code == 200:
-                break
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the server did not start in time:\n{log.read_text()}")
-        time.sleep(0.2)
     try:
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited early:\n{log.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}api/health", timeout=2).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not start in time:\n{log.read_text()}")
+            time.sleep(0.2)
         yield Server(url=url, process=process, log=log)
     finally:
         process.terminate()
@@ -132,3 +139,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`studpoker serve` on a free port with its default tables, no bots and a short clock."""
+    settings = {
+        # Every test module finds empty tables of its own.
+        "default_table_copies": 3,
+        # No time bank: a decision times out when its countdown ends (test_time_bank.py has one).
+        "time_bank_max_seconds": 0,
+    }
+    with serve_room(
+        tmp_path_factory.mktemp("room"), think=4, countdown=12, hand_pause=5, settings=settings
+    ) as room:
+        yield room

@@ -10,17 +10,13 @@ and idle seats freed after 4 s."""
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS, Server, _free_port
+from tests.browser.conftest import SCREENSHOTS, Server, serve_room
 from tests.browser.test_play import DESKTOP, click_passive, register, take_seat
 
 pytestmark = pytest.mark.browser
@@ -30,47 +26,15 @@ IDLE_SEAT_SECONDS = 4
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    settings = {
+        "default_table_copies": 2,
+        "idle_seat_seconds": IDLE_SEAT_SECONDS,
+        "time_bank_seconds": 0,
+        "time_bank_max_seconds": 0,
+    }
     tmp = tmp_path_factory.mktemp("seat_room")
-    port = _free_port()
-    log = tmp / "server.log"
-    cmd = [
-        sys.executable, "-m", "studpoker", "serve",
-        "--port", str(port),
-        "--database-url", f"sqlite+aiosqlite:///{tmp / 'room.sqlite3'}",
-        "--think-seconds", "3",
-        "--countdown-seconds", "6",
-        "--hand-pause", "2",
-        "--log-level", "warning",
-        "--set", "registrations_per_address_per_hour=1000",
-        "--set", "registrations_per_address_per_day=1000",
-        "--set", "default_table_copies=2",
-        "--set", f"idle_seat_seconds={IDLE_SEAT_SECONDS}",
-        "--set", "time_bank_seconds=0",
-        "--set", "time_bank_max_seconds=0",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        process = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited early:\n{log.read_text()}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}api/health", timeout=2).status_code == 200:
-                break
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the server did not start in time:\n{log.read_text()}")
-        time.sleep(0.2)
-    try:
-        yield Server(url=url, process=process, log=log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    with serve_room(tmp, think=3, countdown=6, hand_pause=2, settings=settings) as server:
+        yield server
 
 
 def free_table(room: Server, game: str = "7S") -> int:

@@ -6,18 +6,14 @@ is empty. And the words of a timeout survive a reload (R-TIMEOUT-SAID, protocol 
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS, Server, _free_port
+from tests.browser.conftest import SCREENSHOTS, Server, serve_room
 from tests.browser.test_play import DESKTOP, click_passive, register, take_seat
 from tests.browser.test_seat_life import (
     first_to_act,
@@ -53,41 +49,9 @@ RINGS = """
 def bank_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """`studpoker serve` as the suite's server has it, but with a short clock and a bank."""
     tmp = tmp_path_factory.mktemp("bank-room")
-    port = _free_port()
-    log = tmp / "server.log"
-    cmd = [
-        sys.executable, "-m", "studpoker", "serve",
-        "--port", str(port),
-        "--database-url", f"sqlite+aiosqlite:///{tmp / 'room.sqlite3'}",
-        "--think-seconds", "1",
-        "--countdown-seconds", "2",
-        "--hand-pause", "1",
-        "--log-level", "warning",
-        "--set", f"time_bank_seconds={BANK_SECONDS}",
-        "--set", "registrations_per_address_per_hour=1000",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        process = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
-    try:
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"the server exited early:\n{log.read_text()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}api/health", timeout=2).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not start in time:\n{log.read_text()}")
-            time.sleep(0.2)
-        yield Server(url=url, process=process, log=log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    settings = {"time_bank_seconds": BANK_SECONDS}
+    with serve_room(tmp, think=1, countdown=2, hand_pause=1, settings=settings) as server:
+        yield server
 
 
 def test_the_ring_runs_the_time_bank_after_the_countdown(browser: Any, bank_server: Server) -> None:

@@ -26,25 +26,29 @@ def aggressive_choice(options: list[dict[str, Any]]) -> dict[str, Any]:
     return options[0]
 
 
+async def raise_on_turns(client: Client, stop: asyncio.Event) -> None:
+    """``client`` takes the most aggressive option on each of its turns until ``stop`` is set."""
+    # A stop flag, not only the cancellation: Python 3.11's wait_for (under recv) can swallow a
+    # cancellation that comes as a message arrives, and the task would play on.
+    while not stop.is_set():
+        try:
+            message = await client.recv(0.2)
+        except TimeoutError:
+            continue
+        if message["type"] == "your_turn":
+            option = aggressive_choice(message["options"])
+            await client.send(
+                type="action", table_id=message["table_id"], hand_id=message["hand_id"],
+                kind=option["kind"], amount=option["amount"], version=message["version"],
+            )  # fmt: skip
+
+
 async def play_until(
     h: Harness, clients: list[Client], tournament_id: int, status: str, limit: float
 ) -> None:
     """Every client acts on its turns until the tournament has ``status``."""
-
-    async def play(client: Client) -> None:
-        while True:
-            try:
-                message = await client.recv(0.2)
-            except TimeoutError:
-                continue
-            if message["type"] == "your_turn":
-                option = aggressive_choice(message["options"])
-                await client.send(
-                    type="action", table_id=message["table_id"], hand_id=message["hand_id"],
-                    kind=option["kind"], amount=option["amount"], version=message["version"],
-                )  # fmt: skip
-
-    tasks = [asyncio.create_task(play(c)) for c in clients]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(raise_on_turns(c, stop)) for c in clients]
     try:
         deadline = time.monotonic() + limit
         while (await h.store.tournaments.get(tournament_id)).status != status:
@@ -54,6 +58,7 @@ async def play_until(
                     task.result()
             await asyncio.sleep(0.1)
     finally:
+        stop.set()
         for task in tasks:
             task.cancel()
 

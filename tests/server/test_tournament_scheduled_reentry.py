@@ -18,33 +18,17 @@ from studpoker.store.tournaments import TournamentRecord
 from studpoker.tournament.payouts import prize_amounts
 
 from .conftest import Client, Harness, make_settings, running_server
-from .test_tournament_room import _entrants, aggressive_choice, auth
+from .test_tournament_room import _entrants, auth, raise_on_turns
 from .test_tournament_scheduled import bankroll, fake_now, scheduled
 
 LEVEL_SECONDS = 5 * 60  # the turbo's
-
-
-async def _raise_on_turns(client: Client, stop: asyncio.Event) -> None:
-    # A stop flag, not only the cancellation: Python 3.11's wait_for (under recv) can swallow a
-    # cancellation that comes as a message arrives, and the task would play on.
-    while not stop.is_set():
-        try:
-            message = await client.recv(0.2)
-        except TimeoutError:
-            continue
-        if message["type"] == "your_turn":
-            option = aggressive_choice(message["options"])
-            await client.send(
-                type="action", table_id=message["table_id"], hand_id=message["hand_id"],
-                kind=option["kind"], amount=option["amount"], version=message["version"],
-            )  # fmt: skip
 
 
 @contextlib.asynccontextmanager
 async def playing(clients: list[Client]) -> AsyncIterator[None]:
     """The clients raise whenever they may, until the block ends."""
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(_raise_on_turns(c, stop)) for c in clients]
+    tasks = [asyncio.create_task(raise_on_turns(c, stop)) for c in clients]
     try:
         yield
     finally:

@@ -1,7 +1,7 @@
 """The audit: the books balance and the cached balances agree with the ledger.
 
 Checks, each failure adding a line to ``AuditReport.details``:
-1. every ledger transaction sums to zero (double entry), and uses only the four books;
+1. every ledger transaction sums to zero (double entry), and uses only the six books (``schema.BOOKS``);
 2. each account's ``bankroll`` equals its ``bankroll`` book, and is not negative;
 3. each seat's ``stack`` equals its ``seat`` book, an empty seat holds nothing, and no former
    occupant keeps a balance on a seat;

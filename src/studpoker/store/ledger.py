@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .database import new_id
 from .errors import InsufficientFundsError, InvalidInputError, StoreInternalError
-from .schema import accounts, ledger_entries, ledger_transactions, seats
+from .schema import TRANSACTION_KINDS, accounts, ledger_entries, ledger_transactions, seats
 
 Entry = dict[str, Any]
 
@@ -80,6 +80,8 @@ async def post(
     memo: str | None = None,
 ) -> int:
     """Write one ledger transaction (its entries of 0 left out); they must sum to zero."""
+    if kind not in TRANSACTION_KINDS:  # pragma: no cover - a bug in the store
+        raise StoreInternalError(f"internal error: unknown ledger transaction kind {kind!r}")
     entries = [e for e in entries if e["amount"] != 0]
     if sum(e["amount"] for e in entries) != 0:  # pragma: no cover - a bug in the store
         raise StoreInternalError(f"internal error: ledger transaction {kind} does not balance")

@@ -212,7 +212,7 @@ ledger_entries = Table(
 
 TRANSACTION_KINDS = (
     "grant", "topup", "buy_in", "add_chips", "cash_out", "hand", "contribute", "void",
-    "register", "unregister", "payout",
+    "register", "late_register", "reentry", "unregister", "cancel", "payout",
 )  # fmt: skip
 # ``pool``: a tournament's prize pool (the buy-ins, until paid out); ``house``: the fees it kept.
 BOOKS = ("bank", "bankroll", "seat", "pot", "pool", "house")
@@ -351,6 +351,8 @@ tournaments = Table(
     Column("late_levels", Integer, nullable=False, server_default="0"),
     Column("reentries", Integer, nullable=False, server_default="0"),
     Column("schedule_key", String(120)),
+    # A rotation's hands per game, counted at each table (migration 0010; ``game`` names it).
+    Column("hands_per_game", Integer, nullable=False, server_default="8"),
     Index("uq_tournaments_schedule_key", "schedule_key", unique=True),
 )
 
@@ -387,4 +389,6 @@ tournament_hands = Table(
     Column("phh", Text),
     Column("text", Text),
     Column("void_reason", String(400)),
+    # Who was dealt in, from the start (migration 0011): account id -> [seat, stack], as JSON.
+    Column("players", Text),
 )
