@@ -23,7 +23,7 @@ from typing import Any
 
 from studpoker.games import GAMES
 from studpoker.store import Store
-from studpoker.store.errors import StoreError
+from studpoker.store.errors import SeatInHandError, StoreError
 from studpoker.store.models import TableConfig, TableRecord
 from studpoker.tournament.rotation import Rotation, find_rotation
 
@@ -271,11 +271,21 @@ class Room:
         await self.tournaments.stop()
         await self.writer.close()
         for actor in self.actors.values():
+            kept: list[int] = []
             for state in list(actor.seats.values()):
                 try:
                     await self.store.cash_out(state.account_id, actor.table_id, state.seat)
+                except SeatInHandError:
+                    # Its hand outlived the grace and the actor's stop: the next start voids
+                    # it and cashes these seats out (``start``). Said once per table.
+                    kept.append(state.seat)
                 except StoreError:
                     log.exception("could not cash out seat %s of table %s", state.seat, actor.table_id)
+            if kept:
+                log.warning(
+                    "table %s: seats %s kept with their unfinished hand (voided, cashed out at next start)",
+                    actor.table_id, kept,
+                )  # fmt: skip
             actor.seats.clear()
         self.lobby.close()
         self.wait_lists.close()
