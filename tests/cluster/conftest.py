@@ -1,12 +1,21 @@
 """Fixtures for the cluster tests: real nats-server processes (installed with apt-get when
-missing, as root; under CI a missing one fails, never skips) and the bus on both transports."""
+missing, as root; under CI a missing one fails, never skips), the bus on both transports, and a
+whole ``studpoker cluster up`` (:func:`running_cluster`, the ``launch_cluster`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +23,7 @@ from studpoker.cluster import services
 from studpoker.cluster.bus import Bus, InProcessBus
 from studpoker.cluster.nats_bus import NatsBus
 from tests import provision
+from tests.pg import PostgresServer, postgres_server  # noqa: F401  (a fixture)
 
 
 def need(tool: Callable[[], tuple[Path | None, str]], name: str) -> Path:
@@ -76,3 +86,94 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0)
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+@dataclass
+class ClusterUp:
+    """A running ``studpoker cluster up``: its directory, process, output and database."""
+
+    directory: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+    database_url: str
+
+    def info(self) -> dict[str, Any]:
+        info: dict[str, Any] = json.loads((self.directory / "cluster.json").read_text())
+        return info
+
+    def child(self, name: str) -> dict[str, Any]:
+        return next(p for p in self.info()["processes"] if p["name"] == name)
+
+    def pids(self) -> list[int]:
+        return [p["pid"] for p in self.info()["processes"] if p["pid"] is not None]
+
+
+@contextlib.contextmanager
+def running_cluster(
+    where: Path, url: str, *, gateways: int, workers: int, sets: dict[str, object]
+) -> Iterator[ClusterUp]:
+    """``cluster up`` in ``where/cluster`` on database ``url`` (``--set`` each of ``sets``), once
+    its ``cluster.json`` is written; stopped (SIGTERM, then SIGKILL) at the end, with any child
+    a failed test left behind (each runs in its own session)."""
+    directory = where / "cluster"
+    command = [
+        sys.executable, "-m", "studpoker", "cluster", "up", "--dir", str(directory),
+        "--gateways", str(gateways), "--workers", str(workers), "--port", str(services.free_port()),
+        "--database-url", url, *(a for name, value in sets.items() for a in ("--set", f"{name}={value}")),
+    ]  # fmt: skip
+    log = where / "up.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+    running = ClusterUp(directory, process, log, url)
+    seen: set[int] = set()
+    try:
+        deadline = time.monotonic() + 90
+        while not (directory / "cluster.json").exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"cluster up did not start: {log.read_text()}")
+            time.sleep(0.1)
+        seen.update(running.pids())
+        yield running
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            seen.update(running.pids())
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        for pid in seen:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+LaunchCluster = Callable[..., ClusterUp]
+
+
+@pytest.fixture
+def launch_cluster(
+    tmp_path: Path,
+    postgres_server: PostgresServer,  # noqa: F811
+    nats_binary: Path,
+    haproxy_binary: Path,
+) -> Iterator[LaunchCluster]:
+    """``launch_cluster(gateways=G, workers=W, sets={...}, prepare=None)``: a cluster on a fresh
+    database of the suites' PostgreSQL (``prepare(url)`` runs on it first), stopped at the end."""
+    with contextlib.ExitStack() as stack:
+
+        def launch(
+            *,
+            gateways: int,
+            workers: int,
+            sets: dict[str, object],
+            prepare: Callable[[str], Any] | None = None,
+        ) -> ClusterUp:
+            url = asyncio.run(postgres_server.new_database())
+            if prepare is not None:
+                asyncio.run(prepare(url))
+            return stack.enter_context(
+                running_cluster(tmp_path, url, gateways=gateways, workers=workers, sets=sets)
+            )
+
+        yield launch

@@ -24,7 +24,7 @@ def test_each_process_gets_its_own_user_and_private_files(tmp_path: Path) -> Non
     users = {user["user"]: user for user in config["authorization"]["users"]}
     assert users["gateway-2"]["password"] == credentials[1].password
     assert users["gateway-2"]["permissions"]["subscribe"]["allow"] == [
-        "gw.2.out", "lobby.table.*", "room.*", "_INBOX.gateway-2.>"
+        "gw.2.out", "lobby.table.*", "room.*", "account.*.out", "_INBOX.gateway-2.>"
     ]  # fmt: skip
     assert users["gateway-2"]["permissions"]["publish"]["allow"] == ["table.*.cmd", "room.*"]
     assert users["worker-1"]["permissions"]["subscribe"]["allow"] == [
@@ -32,7 +32,9 @@ def test_each_process_gets_its_own_user_and_private_files(tmp_path: Path) -> Non
         "room.*",
         "_INBOX.worker-1.>",
     ]
-    assert users["worker-1"]["permissions"]["publish"]["allow"] == ["gw.*.out", "lobby.table.*", "room.*"]
+    assert users["worker-1"]["permissions"]["publish"]["allow"] == [
+        "gw.*.out", "lobby.table.*", "room.*", "account.*.out"
+    ]  # fmt: skip
 
 
 def test_named_processes_and_a_listen_address(tmp_path: Path) -> None:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -21,9 +19,8 @@ import httpx
 import pytest
 import websockets
 
-from studpoker.cluster import services
 from studpoker.store import Store
-from tests.pg import PostgresServer, postgres_server  # noqa: F401  (a fixture)
+from tests.cluster.conftest import LaunchCluster
 from tests.server.conftest import Client, passive_choice
 
 # One cluster per module, started by a module fixture: its tests run in one worker, in order
@@ -50,37 +47,10 @@ class RunningCluster:
 
 
 @pytest.fixture
-def cluster(
-    tmp_path: Path,
-    postgres_server: PostgresServer,  # noqa: F811
-    nats_binary: Path,
-    haproxy_binary: Path,
-) -> Iterator[RunningCluster]:
-    url = asyncio.run(postgres_server.new_database())
-    directory = tmp_path / "cluster"
-    port = services.free_port()
-    command = [
-        sys.executable, "-m", "studpoker", "cluster", "up", "--dir", str(directory), "--gateways", "2",
-        "--workers", "2", "--port", str(port), "--database-url", url,
-        "--set", "hand_pause_seconds=0.3", "--set", "shutdown_grace_seconds=1",
-    ]  # fmt: skip
-    log = (tmp_path / "up.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 90
-        while not (directory / "cluster.json").exists():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"cluster up did not start: {(tmp_path / 'up.log').read_text()}")
-            time.sleep(0.1)
-        info = json.loads((directory / "cluster.json").read_text())
-        yield RunningCluster(directory, process, info, url)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-        log.close()
+def cluster(launch_cluster: LaunchCluster) -> Iterator[RunningCluster]:
+    sets = {"hand_pause_seconds": 0.3, "shutdown_grace_seconds": 1}
+    up = launch_cluster(gateways=2, workers=2, sets=sets)
+    yield RunningCluster(up.directory, up.process, up.info(), up.database_url)
 
 
 async def _owners(url: str) -> dict[int, tuple[str | None, int, bool]]:

@@ -5,17 +5,14 @@ and the whole cluster stops."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +20,6 @@ from typing import Any
 import httpx
 import pytest
 
-from studpoker.cluster import services
 from studpoker.cluster.supervise import (
     CrashLoopError,
     RestartPolicy,
@@ -32,8 +28,8 @@ from studpoker.cluster.supervise import (
     worker_restart_delay,
 )
 from studpoker.server import Settings
+from tests.cluster.conftest import ClusterUp, LaunchCluster
 from tests.cluster.test_roles import _owners, _until
-from tests.pg import PostgresServer, postgres_server  # noqa: F401  (a fixture)
 
 # The real cluster's test runs in one xdist worker with its fixture (--dist loadgroup).
 pytestmark = pytest.mark.xdist_group("test_supervise")
@@ -221,67 +217,16 @@ def test_cluster_up_refuses_a_bad_restart_setting(tmp_path: Path) -> None:
 LEASE = 2.0
 
 
-@dataclass
-class Up:
-    directory: Path
-    process: subprocess.Popen[bytes]
-    log: Path
-    database_url: str
-
-    def info(self) -> dict[str, Any]:
-        info: dict[str, Any] = json.loads((self.directory / "cluster.json").read_text())
-        return info
-
-    def child(self, name: str) -> dict[str, Any]:
-        return next(p for p in self.info()["processes"] if p["name"] == name)
-
-    def pids(self) -> list[int]:
-        return [p["pid"] for p in self.info()["processes"] if p["pid"] is not None]
+Up = ClusterUp
 
 
 @pytest.fixture
-def up(
-    tmp_path: Path,
-    postgres_server: PostgresServer,  # noqa: F811
-    nats_binary: Path,
-    haproxy_binary: Path,
-) -> Iterator[Up]:
-    url = asyncio.run(postgres_server.new_database())
-    directory = tmp_path / "cluster"
+def up(launch_cluster: LaunchCluster) -> Up:
     sets = {
         "lease_seconds": LEASE, "presence_seconds": 0.5, "gateway_timeout_seconds": 3,
         "shutdown_grace_seconds": 1, "restart_backoff_seconds": 0.5,
     }  # fmt: skip
-    command = [
-        sys.executable, "-m", "studpoker", "cluster", "up", "--dir", str(directory), "--gateways", "1",
-        "--workers", "2", "--port", str(services.free_port()), "--database-url", url,
-        *(a for name, value in sets.items() for a in ("--set", f"{name}={value}")),
-    ]  # fmt: skip
-    log = tmp_path / "up.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
-    running = Up(directory, process, log, url)
-    seen: set[int] = set()
-    try:
-        deadline = time.monotonic() + 90
-        while not (directory / "cluster.json").exists():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"cluster up did not start: {log.read_text()}")
-            time.sleep(0.1)
-        seen.update(running.pids())
-        yield running
-    finally:
-        with contextlib.suppress(OSError, ValueError):
-            seen.update(running.pids())
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-        for pid in seen:  # a failed test may leave children behind (each in its own session)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+    return launch_cluster(gateways=1, workers=2, sets=sets)
 
 
 def alive(pid: int) -> bool:

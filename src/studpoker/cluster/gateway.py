@@ -13,6 +13,10 @@ has a new owner) makes the gateway send that owner a watch for each local socket
 Every ``presence_seconds`` the gateway beats on ``room.presence`` (its name and a boot id), so
 the workers can forget the watchers of a gateway that died; a logout here is broadcast on
 ``room.logout`` (the token's digest) and closes that session's sockets on every gateway.
+
+The wait lists and the chat lines are the tables' owners' (cluster/waiting.py): the gateway
+forwards the requests and writes the owners' ``wait_list`` messages (``account.<id>.out``) to
+the account's local sockets.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from fastapi import FastAPI
 
 from studpoker.server.app import create_app
 from studpoker.server.connections import Connection
-from studpoker.server.protocol import ErrorCode, ErrorMsg, ServerMsg
+from studpoker.server.protocol import ErrorCode, ErrorMsg, ServerMsg, WaitListMsg
 from studpoker.server.room import Room
 from studpoker.server.sessions import Handshake
 from studpoker.server.settings import Settings
@@ -45,6 +49,7 @@ from .courier import Courier
 from .remote import (
     Outbox,
     WireError,
+    decode_account_frame,
     decode_frame,
     decode_lobby_line,
     decode_logout,
@@ -53,6 +58,7 @@ from .remote import (
     encode_presence,
     token_digest,
 )
+from .waiting import RemoteChatLines, RemoteWaitLists
 
 log = logging.getLogger(__name__)
 
@@ -72,13 +78,6 @@ class RemoteSeat:
     name: str
 
 
-class _NoChatLines:
-    """The table chat lives with the table's owner: a gateway keeps no line to report."""
-
-    def find(self, line_id: int) -> None:
-        return None
-
-
 def _empty_line(record: TableRecord) -> dict[str, Any]:
     """The lobby line of a table before its owner's first summary: a whole line (the REST
     answer's model needs every field), empty as the table is."""
@@ -92,17 +91,15 @@ class RemoteTable:
     """A table its owner (a worker) plays, as the gateway's room reads it: the lobby line and
     seats from the owner's last summary, commands forwarded on the bus."""
 
-    chat = _NoChatLines()
-
     def __init__(self, record: TableRecord, room: GatewayRoom) -> None:
         self.table_id = record.id
+        self.chat = RemoteChatLines(record.id, room)  # the lines are the owner's: asked for
         self.config: TableConfig = record.config
         self.room = room
         self.epoch = 0  # the newest owner's epoch seen in a lobby line
         self.latest_epoch = 0  # the newest seen in a lobby line or a frame (older ones dropped)
         self.owner: str | None = None
         self.line: dict[str, Any] = _empty_line(record)
-        self.watchers: dict[int, Any] = {}  # the wait lists' watchers: kept by the owner
 
     @property
     def stopped(self) -> bool:
@@ -146,6 +143,9 @@ class GatewayRoom(Room):
         self.dropped_frames = 0
         self.boot = secrets.token_hex(8)  # this run's id in the presence beats
         self._beater: asyncio.Task[None] | None = None
+        # The wait lists are the owners': the dispatcher's requests go to them (cluster/waiting.py).
+        self.remote_lists = RemoteWaitLists(self)
+        self.wait_lists = self.dispatcher.wait_lists = self.remote_lists
 
     async def start(self) -> None:
         # Guests numbered within a block no other gateway (or earlier run) has: unique ids.
@@ -168,6 +168,7 @@ class GatewayRoom(Room):
             await bus.subscribe(subjects.gateway_out(self.name), self._on_frame),
             await bus.subscribe(subjects.LOBBY_SUMMARIES, self._on_lobby_line),
             await bus.subscribe(subjects.broadcast("logout"), self._on_logout),
+            await bus.subscribe(subjects.ALL_ACCOUNTS_OUT, self._on_account_frame),
         ]
         self._beater = asyncio.get_running_loop().create_task(self._beat(), name="gateway-presence")
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_sessions(), name="session-sweep")
@@ -286,6 +287,23 @@ class GatewayRoom(Room):
             # A socket writes the text only: no model is rebuilt from it (bots do not connect
             # to a gateway, they are not built for the cluster).
             conn.send_encoded(text, cast(ServerMsg, None))
+
+    async def _on_account_frame(self, message: Message) -> None:
+        """A table owner's ``wait_list`` for an account: to each of his sockets here."""
+        try:
+            account_id, table_id, epoch, text = decode_account_frame(message.payload)
+            status = WaitListMsg.model_validate_json(text)
+        except (WireError, ValueError):  # pydantic's ValidationError is a ValueError
+            log.warning("gateway %s: dropped a bad wait-list message", self.name)
+            return
+        remote = self.remote.get(table_id)
+        if remote is not None and epoch < remote.latest_epoch:
+            self.dropped_frames += 1  # an old owner's late message
+            return
+        self.remote_lists.heard(account_id, status)
+        for conn in list(self.connections.get(account_id, {}).values()):
+            if not conn.closed:
+                conn.send_encoded(text, status)
 
     async def _on_lobby_line(self, message: Message) -> None:
         parsed = subjects.parse(message.subject)

@@ -6,6 +6,10 @@
   (:data:`WIRE_COMMANDS`); the actor's own (clock, start, stop, ...) never come off the wire.
 - A frame (``gw.<gateway>.out``, owner to gateway): one header line ``<conn id> <table id>
   <epoch>`` and the text the actor encoded, as is (no second JSON encoding of the frame).
+- A wait-list message (``account.<id>.out``, owner to every gateway): the frame's header with
+  the account's id in place of a connection's, and the ``wait_list`` text.
+- A chat-line query (on ``table.<id>.cmd``, a request): ``{"op": "chat_line", "line": id}``;
+  the owner answers with the line kept (``{"line": {...}}``) or ``{"line": null}``.
 - A lobby line (``lobby.table.<id>``, owner to every gateway): JSON with the owner, the epoch
   and the table's summary.
 - Broadcasts: a gateway's presence beat (``room.presence``: its name and boot id) and a logout
@@ -25,7 +29,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from studpoker.server.protocol import ServerMsg, encode
+from studpoker.server.protocol import ChatLineInfo, ServerMsg, encode
 from studpoker.server.table import (
     Act,
     AddChips,
@@ -42,6 +46,7 @@ from studpoker.server.table import (
     Watch,
 )
 from studpoker.server.table.commands import Chat
+from studpoker.server.wait_list import JoinWaitList, LeaveWaitList
 
 from . import subjects
 from .bus import Bus, BusError
@@ -52,7 +57,7 @@ WIRE_COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
     for cls in (
         Watch, Unwatch, Resync, Sit, SitOut, SitIn, StandUp, LeaveAfterHand, AddChips, AutoTopUp, Act,
-        ClientSeed, Chat,
+        ClientSeed, Chat, JoinWaitList, LeaveWaitList,
     )
 }  # fmt: skip
 _NOT_FIELDS = {"conn", "ref", "done"}
@@ -152,6 +157,51 @@ def decode_frame(payload: bytes) -> tuple[int, int, int, str]:
         raise WireError("not a frame") from None
 
 
+CHAT_LINE_OP = "chat_line"
+
+
+def encode_chat_line_query(line_id: int) -> bytes:
+    """A gateway's question to a table's owner: the chat line ``line_id`` it keeps (a report)."""
+    if isinstance(line_id, bool) or not isinstance(line_id, int):
+        raise WireError(f"bad chat line id {line_id!r}")
+    return json.dumps({"op": CHAT_LINE_OP, "line": line_id}, separators=(",", ":")).encode()
+
+
+def chat_line_query(payload: bytes) -> int | None:
+    """The line a chat-line query asks for; None for a payload that is no such query (a
+    command). WireError for a query that is not well formed."""
+    if not payload.startswith(b'{"op":"chat_line"'):
+        return None
+    try:
+        line = json.loads(payload)["line"]
+        if isinstance(line, bool) or not isinstance(line, int):
+            raise TypeError("line")
+        return line
+    except (ValueError, KeyError, TypeError) as exc:
+        raise WireError(f"not a chat-line query: {exc}") from None
+
+
+def encode_chat_line(line: ChatLineInfo | None) -> bytes:
+    body = "null" if line is None else line.model_dump_json()
+    return b'{"line":' + body.encode() + b"}"
+
+
+def decode_chat_line(payload: bytes) -> ChatLineInfo | None:
+    try:
+        line = json.loads(payload)["line"]
+        return None if line is None else ChatLineInfo.model_validate(line)
+    except (ValueError, KeyError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+        raise WireError(f"not a chat line: {exc}") from None
+
+
+def encode_account_frame(account_id: int, table_id: int, epoch: int, text: str) -> bytes:
+    """A wait-list message for every socket of ``account_id`` (``account.<id>.out``)."""
+    return encode_frame(account_id, table_id, epoch, text)
+
+
+decode_account_frame = decode_frame  # (account id, table id, epoch, text)
+
+
 def encode_lobby_line(owner: str, epoch: int, summary: dict[str, Any]) -> bytes:
     return json.dumps({"owner": owner, "epoch": epoch, "summary": summary}, separators=(",", ":")).encode()
 
@@ -232,6 +282,25 @@ class Outbox:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+@dataclass(eq=False)
+class AccountSender:
+    """Every socket of one account, wherever they are (the wait lists' ``Sender`` on a worker):
+    its messages go to ``account.<id>.out``, which every gateway hears."""
+
+    account_id: int
+    outbox: Outbox
+    epoch_of: dict[int, int]
+
+    def send(self, message: ServerMsg) -> None:
+        self.send_encoded(encode(message), message)
+
+    def send_encoded(self, text: str, message: ServerMsg) -> None:
+        table_id = getattr(message, "table_id", None)
+        table = table_id if isinstance(table_id, int) else 0
+        frame = encode_account_frame(self.account_id, table, self.epoch_of.get(table, 0), text)
+        self.outbox.put(subjects.account_out(self.account_id), frame)
 
 
 @dataclass(eq=False)

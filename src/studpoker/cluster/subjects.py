@@ -4,6 +4,8 @@
 - ``gw.<gateway>.out``: a worker's frames (already encoded, with their connection ids) for the
   sockets one gateway holds;
 - ``lobby.table.<id>``: a worker's summary of a table it owns, for every gateway's lobby;
+- ``account.<id>.out``: a worker's wait-list messages for one account, to whichever gateway holds
+  his sockets (every gateway listens; no cards ever go there);
 - ``room.<kind>``: broadcasts every gateway and worker hears (``room.logout``, ``room.presence``).
 
 Each gateway's NATS user is allowed only its own ``gw.<gateway>.out`` (:mod:`.nats_config`), so
@@ -22,6 +24,7 @@ TABLE_COMMANDS: Final = "table.*.cmd"
 ALL_GATEWAYS_OUT: Final = "gw.*.out"
 LOBBY_SUMMARIES: Final = "lobby.table.*"
 BROADCASTS: Final = "room.*"
+ALL_ACCOUNTS_OUT: Final = "account.*.out"
 
 # The broadcasts there are; adding one here is enough (permissions name ``room.*``).
 BROADCAST_KINDS: Final = ("logout", "presence")
@@ -55,6 +58,13 @@ def lobby_summary(table_id: int) -> str:
     return f"lobby.table.{_check_table(table_id)}"
 
 
+def account_out(account_id: int) -> str:
+    """The wait-list messages of one account (any of his sockets, on any gateway)."""
+    if isinstance(account_id, bool) or not isinstance(account_id, int) or account_id <= 0:
+        raise ValueError(f"bad account id {account_id!r}: a whole number, 1 or more")
+    return f"account.{account_id}.out"
+
+
 def broadcast(kind: str) -> str:
     if kind not in BROADCAST_KINDS:
         raise ValueError(f"unknown broadcast {kind!r}: one of {', '.join(BROADCAST_KINDS)}")
@@ -86,7 +96,12 @@ class Broadcast:
     kind: str
 
 
-Parsed = TableCommand | GatewayOut | LobbySummary | Broadcast
+@dataclass(frozen=True, slots=True)
+class AccountOut:
+    account_id: int
+
+
+Parsed = TableCommand | GatewayOut | LobbySummary | Broadcast | AccountOut
 
 
 def _table_token(token: str, subject: str) -> int:
@@ -108,4 +123,6 @@ def parse(subject: str) -> Parsed:
             return LobbySummary(_table_token(table, subject))
         case ["room", kind] if kind in BROADCAST_KINDS:
             return Broadcast(kind)
+        case ["account", account, "out"] if _table_token(account, subject) > 0:
+            return AccountOut(int(account))
     raise ValueError(f"not a room subject: {subject!r}")

@@ -13,6 +13,11 @@ so that workers started together split the tables. It listens to the gateways' p
 (``room.presence``) and forgets the watchers of a gateway silent for ``gateway_timeout_seconds``
 or started again (a new boot id), so a killed gateway's players stop counting as connected.
 
+The wait lists of its tables are its own (cluster/waiting.py): the actors' lobby port, so a
+freed seat is offered at once; the requests come as table commands, the ``wait_list`` messages
+go to ``account.<id>.out``. A gateway's chat-line question (a report) is answered from the
+actor's chat.
+
 Stopping (SIGTERM): no new hands, the hands in play get ``shutdown_grace_seconds`` to finish,
 then the tables are released (``leave``) for the others to claim; nobody is cashed out.
 """
@@ -44,10 +49,13 @@ from .remote import (
     RemoteViewer,
     Sender,
     WireError,
+    chat_line_query,
     decode_command,
     decode_presence,
+    encode_chat_line,
     encode_lobby_line,
 )
+from .waiting import MOVED, owner_takes, owner_wait_lists
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +102,8 @@ class Worker:
         # gateway name -> (its boot id, "" until its first beat; when it was last heard, monotonic)
         self.gateways: dict[str, tuple[str, float]] = {}
         self._presence: Subscription | None = None
+        # The wait lists of the tables held, with the actors (cluster/waiting.py).
+        self.wait_lists = owner_wait_lists(self.tables, self.outbox, self.epochs, self, settings)
 
     # -- the lease loop ---------------------------------------------------------------------------
 
@@ -196,6 +206,7 @@ class Worker:
 
     async def _release(self, table_id: int) -> None:
         owned = self.tables.pop(table_id)
+        self.wait_lists.drop_table(table_id, MOVED)
         await self._unsubscribe(owned)
         await owned.actor.stop()
         try:
@@ -226,12 +237,13 @@ class Worker:
         )
         actor = TableActor(
             record,
-            TablePorts(store=store, lobby=self, presence=self, clock=LoopClock()),
+            TablePorts(store=store, lobby=self.wait_lists, presence=self, clock=LoopClock()),
             self.settings,
             think_seconds=self.settings.think_seconds,
             countdown_seconds=self.settings.countdown_seconds,
             hand_pause_seconds=self.settings.hand_pause_seconds,
         )
+        actor.waiting = functools.partial(self.wait_lists.count, lease.table_id)
         for seat in takeover.seats.values():
             actor.seats[seat.seat] = SeatState(seat.seat, seat.account_id, seat.name, seat.stack)
         # The table's versions carry the epoch (its high bits): a new owner's versions are above
@@ -254,6 +266,7 @@ class Worker:
         owned = self.tables.pop(table_id, None)
         if owned is None:
             return
+        self.wait_lists.drop_table(table_id, MOVED)
         await self._unsubscribe(owned)
         owned.actor.watchers.clear()
         await owned.actor.stop()
@@ -271,6 +284,12 @@ class Worker:
         if owned is None:
             return
         try:
+            line_id = chat_line_query(message.payload)
+            if line_id is not None:  # a gateway's chat report: the line this table keeps
+                if message.reply is not None:
+                    with contextlib.suppress(BusError):
+                        await self.bus.respond(message, encode_chat_line(owned.actor.chat.find(line_id)))
+                return
             wire = decode_command(message.payload)
         except WireError:
             log.warning("worker %s: dropped a bad command for table %s", self.name, table_id)
@@ -285,8 +304,10 @@ class Worker:
                 # An action for the hand the takeover voided, sent while the table had no owner
                 # (the courier kept it): what the player needs is that hand's end, not no_hand.
                 self._tell_voided(owned, viewer)
-            else:
+            elif not owner_takes(self.wait_lists, table_id, viewer, command):
                 owned.actor.submit(command)
+                if isinstance(command, Watch):
+                    self.wait_lists.on_watch(viewer, table_id)  # its place, or the count
             if isinstance(command, Unwatch) and command.closed:
                 self._forget_later(viewer)  # the socket closed
         if message.reply is not None:  # the gateway's courier waits for this to send the next
@@ -410,7 +431,8 @@ class Worker:
         deadline = time.monotonic() + self.settings.shutdown_grace_seconds
         while time.monotonic() < deadline and any(o.actor.busy for o in self.tables.values()):
             await asyncio.sleep(0.05)
-        for owned in self.tables.values():
+        for table_id, owned in self.tables.items():
+            self.wait_lists.drop_table(table_id, MOVED)
             await self._unsubscribe(owned)
         await asyncio.gather(*(o.actor.stop() for o in self.tables.values()), return_exceptions=True)
         self.tables.clear()

@@ -175,8 +175,7 @@ async def _on_auth(d: Dispatcher, conn: Connection, msg: AuthMsg) -> None:
 
 async def _on_join(d: Dispatcher, conn: Connection, msg: JoinTableMsg) -> None:
     d.table(msg.table_id).submit(actors.Watch(conn=conn, ref=msg.id))
-    if d.wait_lists.count(msg.table_id):
-        conn.send(d.wait_lists.status(conn.account_id, msg.table_id))  # its place, or the count
+    d.wait_lists.on_watch(conn, msg.table_id)  # its place, or the count
 
 
 async def _on_leave(d: Dispatcher, conn: Connection, msg: LeaveTableMsg) -> None:
@@ -217,13 +216,11 @@ async def _on_auto_top_up(d: Dispatcher, conn: Connection, msg: AutoTopUpMsg) ->
 
 
 async def _on_join_wait_list(d: Dispatcher, conn: Connection, msg: JoinWaitListMsg) -> None:
-    d.wait_lists.join(conn.account_id, msg.table_id)
-    conn.send(AckMsg(ref=msg.id, request="join_wait_list", table_id=msg.table_id))
+    d.wait_lists.join_for(conn, msg.table_id, msg.id)  # in the cluster: sent to the table's owner
 
 
 async def _on_leave_wait_list(d: Dispatcher, conn: Connection, msg: LeaveWaitListMsg) -> None:
-    d.wait_lists.leave(conn.account_id, msg.table_id)
-    conn.send(AckMsg(ref=msg.id, request="leave_wait_list", table_id=msg.table_id))
+    d.wait_lists.leave_for(conn, msg.table_id, msg.id)
 
 
 async def _on_action(d: Dispatcher, conn: Connection, msg: ActionMsg) -> None:

@@ -16,6 +16,11 @@ The room hears of every seat change because this is the tables' lobby port: each
 is told in a ``wait_list`` message to each player on it (to all his connections: he may be in
 the lobby or at another table) and to the table's watchers, and the lobby line counts the
 players waiting (``waiting``).
+
+In the cluster (docs/cluster.md "Shared state") the lists live with each table's owner, a
+worker: the gateways send it :class:`JoinWaitList` and :class:`LeaveWaitList` as table commands
+(the ``*_for`` methods answer them), and the worker's ``connections`` reach an account's sockets
+on every gateway.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ from typing import Protocol
 
 from studpoker.store.models import TableConfig
 
-from .protocol import ErrorCode, SeatOfferInfo, WaitListMsg
-from .table import TableError
+from .protocol import AckMsg, ErrorCode, SeatOfferInfo, WaitListMsg
+from .table import Command, TableError
 from .table.adapters import LoopClock
 from .table.ports import Clock, LobbyNotifier, Sender, Timer, Viewer
 
@@ -48,6 +53,20 @@ class WaitedTable(Protocol):
     def watchers(self) -> Mapping[int, Viewer]: ...
 
     def seat_of(self, account_id: int) -> object | None: ...
+
+
+@dataclass(kw_only=True)
+class JoinWaitList(Command):
+    """A player's ``join_wait_list``, as a command for the table's owner (the cluster's wire)."""
+
+
+@dataclass(kw_only=True)
+class LeaveWaitList(Command):
+    """A player's ``leave_wait_list`` (declining an offer too); ``quiet``: a logout's, with no
+    answer and nothing done if he is not waiting (``why`` is his note)."""
+
+    quiet: bool = False
+    why: str = ""
 
 
 @dataclass(eq=False)
@@ -160,13 +179,42 @@ class WaitLists:
     def leave_all(self, account_id: int, why: str = "you logged out") -> None:
         """Off every list (a logout, R-WAIT-LIST-STAYS)."""
         for table_id in sorted(self._lists):
-            waiter = self._find(table_id, account_id)
-            if waiter is None:
-                continue
-            self._remove(table_id, waiter)
-            notes = {account_id: f"{why}: off the wait list"}
-            self._review(table_id, notes)
-            self._publish(table_id, notes)
+            self.leave_quietly(account_id, table_id, why)
+
+    def leave_quietly(self, account_id: int, table_id: int, why: str) -> None:
+        """Off one list if he is on it, with no answer (a logout's, on a table's owner)."""
+        waiter = self._find(table_id, account_id)
+        if waiter is None:
+            return
+        self._remove(table_id, waiter)
+        notes = {account_id: f"{why}: off the wait list"}
+        self._review(table_id, notes)
+        self._publish(table_id, notes)
+
+    # A client's requests as the dispatcher (one process) or a table's owner (the cluster) gets
+    # them: refused with a TableError (answered ``error`` by the caller), else acked.
+
+    def join_for(self, conn: Viewer, table_id: int, ref: str | None) -> None:
+        self.join(conn.account_id, table_id)
+        conn.send(AckMsg(ref=ref, request="join_wait_list", table_id=table_id))
+
+    def leave_for(self, conn: Viewer, table_id: int, ref: str | None) -> None:
+        self.leave(conn.account_id, table_id)
+        conn.send(AckMsg(ref=ref, request="leave_wait_list", table_id=table_id))
+
+    def on_watch(self, conn: Viewer, table_id: int) -> None:
+        """A connection joins the table: it is told the list (its place, or the count)."""
+        if self.count(table_id):
+            conn.send(self.status(conn.account_id, table_id))
+
+    def drop_table(self, table_id: int, note: str) -> None:
+        """The table is no longer played here (its owner let it go): its list is emptied and
+        each player on it told ``note``."""
+        waiters = self._lists.pop(table_id, [])
+        for waiter in waiters:
+            self._withdraw(waiter)
+        if waiters:
+            self._publish(table_id, {w.account_id: note for w in waiters})
 
     def check_sit(self, account_id: int, table_id: int) -> None:
         """Before a ``sit``: refused (``seat_offered``) when every free seat is held for players

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from studpoker.server.table import TableError
 from studpoker.store.moderation import MutedPlayer
 
 from .deps import RESPONSES, ApiError, CurrentAccount, room_of
@@ -78,10 +79,14 @@ async def report(
 ) -> ReportOut:
     """Report a chat line to the operator: kept with the text the table had, its table and
     time (``studpoker admin reports``). 404 when the table no longer keeps the line (it keeps
-    its last ``chat_history_lines``), 422 for your own line, 429 past ``chat_reports_per_hour``."""
+    its last ``chat_history_lines``), 422 for your own line, 429 past ``chat_reports_per_hour``;
+    in the cluster 503 ``unavailable`` when the table's owner does not answer in time."""
     room = room_of(request)
     actor = room.actors.get(table_id)
-    line = None if actor is None else actor.chat.find(line_id)
+    try:
+        line = None if actor is None else await actor.chat.lookup(line_id)
+    except TableError as exc:  # in the cluster: the table's owner did not answer in time
+        raise ApiError(503, exc.code, exc.message) from None
     if line is None:
         raise ApiError(404, "not_found", f"table {table_id} keeps no chat line {line_id}")
     report_id = await room.store.moderation.report(

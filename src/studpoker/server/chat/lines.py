@@ -87,6 +87,10 @@ class TableChat:
         """A line still kept (a report names it by its id)."""
         return next((line for line in self.lines if line.id == line_id), None)
 
+    async def lookup(self, line_id: int) -> ChatLineInfo | None:
+        """:meth:`find` as the report route asks (in the cluster a gateway asks the owner)."""
+        return self.find(line_id)
+
     async def on_chat(self, cmd: Chat, seats: Seats) -> None:
         """The table's handler of a ``chat`` command: the line to every watcher, or an error."""
         conn = cmd.conn
