@@ -129,9 +129,11 @@ def test_timed_out_players() -> None:
     protected = _hand("timeouts.txt", "6001")
     assert "# p2 timed out: all-in under disconnect protection" in protected.imported.phh.actions
     timeouts = [e for e in protected.hand.events if e.kind is EventKind.TIMEOUT]
-    assert [(e.seat, e.detail) for e in timeouts] == [(2, "protected_all_in")]
+    # "Amy has timed out" before her check is the clock's check too (the replay's timeout event).
+    assert [(e.seat, e.detail) for e in timeouts] == [(1, "check"), (2, "protected_all_in")]
     folded = _hand("timeouts.txt", "6002")
-    assert folded.imported.phh.actions[-1] == "p2 f"  # "has timed out while disconnected", then folds
+    # "has timed out while disconnected", then folds
+    assert folded.imported.phh.actions[-2:] == ["# p2 timed out", "p2 f"]
 
 
 def test_tournament_hands_count_chips() -> None:

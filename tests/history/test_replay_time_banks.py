@@ -39,17 +39,19 @@ async def test_the_notes_of_a_stored_hand_come_back_keyed_by_the_event_that_ende
     phh, text = operator_histories(end.hand, end.hand_id, names, "Stud", end.time_banks)
     replayed = replay_with_time_banks(loads(phh)[0])
     events = {e.version: e for e in replayed.hand.events}
-    # The bring-in's action, and the fold the clock made (the file has no timeout to key it by).
-    assert sorted((events[v].kind, str(events[v].action), s) for v, s in replayed.time_banks.items()) == [
+    # The bring-in's action, and the timeout before the fold the clock made (as the room keys it).
+    assert sorted(
+        (events[v].kind, str(events[v].detail or events[v].action), s) for v, s in replayed.time_banks.items()
+    ) == [
         (EventKind.ACTION, str(ActionKind.BRING_IN), 12.4),
-        (EventKind.ACTION, str(ActionKind.FOLD), 30.0),
+        (EventKind.TIMEOUT, "fold", 30.0),
     ]
     # Written again from the replay, the operator's record is what the table wrote, byte for byte.
     again = operator_histories(replayed.hand, end.hand_id, names, "Stud", replayed.time_banks)
     assert again[0] == phh
-    # The text keys the fold's note by its action now: the same note, on the fold's line.
+    # The text written again is the table's: the timeout's line has the note.
     assert text.count("time bank") == again[1].count("time bank") == 2
-    assert "folds (time bank: 30.0 s)" in again[1]
+    assert again[1] == text
 
 
 async def test_the_bare_note_before_a_protected_all_in_is_keyed_by_its_timeout() -> None:

@@ -64,6 +64,7 @@ async def test_a_bank_used_on_an_action_and_on_a_timeout_is_in_the_phh_and_the_t
     (record,) = loads(phh)
     assert [a.commentary for a in record.parsed_actions() if a.commentary] == [
         "time bank 12.4 s",
+        f"p{sleeper} timed out",  # the bare note of the fold the clock made
         "time bank 30.0 s",
     ]
     assert replay(record).result.final_stacks == end.hand.result.final_stacks

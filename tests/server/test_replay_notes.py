@@ -94,7 +94,9 @@ async def test_a_stored_hand_keeps_its_notes_in_the_replay_the_players_copy_and_
         bring_in, protected = noted
         assert bring_in[:2] == ("action", 0.3) and bring_in[2][0].endswith("used 0.3 s of the time bank")
         assert protected[:2] == ("timeout", 0.3)
-        assert protected[2][1].endswith("timed out: protected all-in")
+        # The stored hand keeps the day's count the table said (R-PROTECTED-ALL-INS-PER-DAY).
+        assert protected[2][1].endswith("timed out: protected all-in (1 of 2 today)")
+        assert bring_in[2][1].endswith("timed out: brought in")
         copy = (await h.http.get(f"/api/hands/{hand_id}", headers=auth)).json()
         assert copy["phh"].count("time bank 0.3 s") == 2
         assert copy["text"].count("(time bank: 0.3 s)") == 2

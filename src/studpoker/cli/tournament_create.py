@@ -1,8 +1,10 @@
 """``studpoker tournament create``: a tournament in the store, open for registration. Without
 ``--start`` a sit-and-go (it starts in the room when full); with it a scheduled tournament (it
 starts at that time, or is cancelled and refunded below ``--min-players``), with late
-registration (``--late-levels``) and re-entries (``--reentries``). Amounts are in units (cents),
-as the REST API's. ``studpoker tournament schedule`` (:mod:`.tournament_schedule`) creates them
+registration (``--late-levels``) and re-entries (``--reentries``). ``--game`` is one game or a
+rotation (HORSE, HOSE, ``7S,RZ``), ``--hands-per-game`` hands of each. Amounts are in units
+(cents), as the REST API's. The options are checked by the room's ``operator_tournament``, as a
+schedule file's lines are. ``studpoker tournament schedule`` (:mod:`.tournament_schedule`) creates them
 from a file."""
 
 from __future__ import annotations
@@ -12,13 +14,11 @@ import json
 from typing import Any
 
 from studpoker.games import GAMES
-from studpoker.tournament.standard import STRUCTURES
+from studpoker.tournament.rotation import DEFAULT_HANDS_PER_GAME, ROTATION_NAMES
+from studpoker.tournament.standard import DEFAULT_GAME, SCHEDULED_MAX_PLAYERS, SIT_AND_GO_SEATS, STRUCTURES
 
 from .audit import DB_HELP
 from .tournament_schedule import add_schedule, on_store
-
-SIT_AND_GO_SEATS = 6
-SCHEDULED_MAX_PLAYERS = 100
 
 
 def add_create(commands: Any) -> None:
@@ -32,7 +32,18 @@ def add_create(commands: Any) -> None:
         "--min-players. Amounts in units (cents).",
     )
     create.add_argument("--name", required=True, help="its name in the lobby")
-    create.add_argument("--game", default="7S", help=f"the game: {', '.join(GAMES)} (default 7S)")
+    create.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        help=f"the game: {', '.join(GAMES)}, or a rotation: {', '.join(ROTATION_NAMES)} or games "
+        f"joined by commas, e.g. 7S,RZ (default {DEFAULT_GAME})",
+    )
+    create.add_argument(
+        "--hands-per-game",
+        type=int,
+        default=DEFAULT_HANDS_PER_GAME,
+        help=f"a rotation: hands of each game, counted at each table (default {DEFAULT_HANDS_PER_GAME})",
+    )
     create.add_argument(
         "--structure", default="turbo", help=f"level structure: {', '.join(STRUCTURES)} (default turbo)"
     )
@@ -77,35 +88,21 @@ def add_create(commands: Any) -> None:
     add_schedule(commands)
 
 
-def _field(args: argparse.Namespace) -> int:
-    """The seats: a sit-and-go's --seats, a scheduled tournament's --max-players."""
-    from studpoker.store import InvalidInputError
-
-    if args.start is None:
-        if args.max_players is not None:
-            raise InvalidInputError(
-                "--max-players is a scheduled tournament's (give --start); a sit-and-go has --seats"
-            )
-        return SIT_AND_GO_SEATS if args.seats is None else int(args.seats)
-    if args.seats is not None:
-        raise InvalidInputError("a scheduled tournament has --min-players and --max-players, not --seats")
-    return SCHEDULED_MAX_PLAYERS if args.max_players is None else int(args.max_players)
-
-
 async def _create(args: argparse.Namespace, url: str) -> dict[str, Any]:
-    from studpoker.server.tournaments import create_tournament
+    from studpoker.server.tournaments.creating import operator_tournament
     from studpoker.server.tournaments.schedule import parse_start
     from studpoker.store import Store
 
-    seats = _field(args)
     start = None if args.start is None else parse_start(args.start)
     store = await Store.open(url)
     try:
-        record = await create_tournament(
-            store, args.name, args.game, args.structure, buy_in=args.buy_in, fee=args.fee, seats=seats,
-            starts_at=start, min_players=args.min_players, late_levels=args.late_levels,
-            reentries=args.reentries,
+        new = operator_tournament(
+            args.name, now=store.now(), structure=args.structure, buy_in=args.buy_in, game=args.game,
+            fee=args.fee, starts_at=start, seats=args.seats, min_players=args.min_players,
+            max_players=args.max_players, late_levels=args.late_levels, reentries=args.reentries,
+            hands_per_game=args.hands_per_game,
         )  # fmt: skip
+        record = await store.tournaments.add(new)
     finally:
         await store.close()
     return {
@@ -114,6 +111,7 @@ async def _create(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "starts_at": None if record.starts_at is None else record.starts_at.isoformat(),
         "min_players": record.min_players, "max_players": record.seats,
         "late_levels": record.late_levels, "reentries": record.reentries,
+        "hands_per_game": record.hands_per_game,
     }  # fmt: skip
 
 
@@ -121,18 +119,22 @@ def run_create(args: argparse.Namespace) -> int:
     made = on_store("create", args.database_url, lambda url: _create(args, url))
     if made is None:
         return 2
+    # A rotation says how long each game lasts (one game is a code of GAMES).
+    game = (
+        made["game"] if made["game"] in GAMES else f"{made['game']} ({made['hands_per_game']} hands a game)"
+    )
     if args.json:
         print(json.dumps(made))
     elif made["starts_at"] is None:
         print(
-            f"tournament {made['id']} {made['name']!r}: {made['game']} {made['structure']}, "
+            f"tournament {made['id']} {made['name']!r}: {game} {made['structure']}, "
             f"{made['seats']} seats, buy-in {made['buy_in']} + fee {made['fee']}: registering"
         )
     else:
         late = f", late registration to level {made['late_levels']}" if made["late_levels"] else ""
         again = f", {made['reentries']} re-entries" if made["reentries"] else ""
         print(
-            f"tournament {made['id']} {made['name']!r}: {made['game']} {made['structure']}, starts "
+            f"tournament {made['id']} {made['name']!r}: {game} {made['structure']}, starts "
             f"{made['starts_at']}, {made['min_players']} to {made['max_players']} players{late}{again}, "
             f"buy-in {made['buy_in']} + fee {made['fee']}: registering"
         )

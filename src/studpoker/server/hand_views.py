@@ -73,7 +73,14 @@ def player_copy(record: HandRecord, seat: int, config: TableConfig) -> PlayerCop
     event = None if held is None else f"{held.name} (tournament {held.id}, level {held.level})"
     # The time bank notes are public (everyone saw the clock): his copy keeps them.
     phh = dump_hand(
-        hand, players=names, hand_id=record.id, table=table, event=event, seen_by=seat, time_banks=banks
+        hand,
+        players=names,
+        hand_id=record.id,
+        table=table,
+        event=event,
+        seen_by=seat,
+        time_banks=banks,
+        protected_counts=replayed.protected_counts,
     )
     text = text_history(
         hand,

@@ -37,17 +37,27 @@ def operator_histories(
     players: dict[int, str] | None = None,
     table: str | None = None,
     time_banks: Mapping[int, float] | None = None,
+    *,
+    protected_counts: Mapping[int, tuple[int, int]] | None = None,
 ) -> tuple[str, str]:
     """The PHH and the readable text of a finished hand (empty when its writer fails: a history
     that cannot be rendered is logged, and the hand is stored without it; the table goes on).
 
     Both are the operator's complete record (every card): a player reads them as his seat saw
     the hand (``server/hand_views.py``, docs/fairness.md). ``time_banks`` (engine event version
-    -> seconds, ``HandEnd.time_banks``) notes the time bank each decision used on its action.
+    -> seconds, ``HandEnd.time_banks``) notes the time bank each decision used on its action;
+    ``protected_counts`` (``HandEnd.protected_counts``) the day's protected all-ins at a timeout.
     """
     phh = text = ""
     try:
-        phh = dump_hand(hand, players=players, hand_id=hand_id, table=table, time_banks=time_banks)
+        phh = dump_hand(
+            hand,
+            players=players,
+            hand_id=hand_id,
+            table=table,
+            time_banks=time_banks,
+            protected_counts=protected_counts,
+        )
     except Exception:
         log.exception("hand %s: the PHH writer failed; stored without its PHH", hand_id)
     try:
@@ -121,7 +131,14 @@ class StoreTableAdapter:
 
     async def finish_hand(self, end: HandEnd) -> None:
         names = {seat: self.name_of(account_id) for seat, account_id in end.accounts.items()}
-        phh, text = operator_histories(end.hand, end.hand_id, names, end.table_name, end.time_banks)
+        phh, text = operator_histories(
+            end.hand,
+            end.hand_id,
+            names,
+            end.table_name,
+            end.time_banks,
+            protected_counts=end.protected_counts,
+        )
         await self.writer.write(
             self.store.finish_hand_op(
                 end.hand_id,

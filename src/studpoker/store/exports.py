@@ -3,16 +3,19 @@
 as PHH or as PokerStars text, either whole (the operator's) or as one seat saw it.
 
 Each hand is replayed through the engine from its stored PHH (with its table's house switches)
-and checked against the stacks the ledger settled before it is written. A player's download
-holds his tournament hands too, after the cash ones (:func:`finished_tournament_hand_ids`),
+and checked against the stacks the ledger settled before it is written, with the notes its PHH
+keeps (the time bank a decision used, the timeouts), as a player's copy of one hand has them.
+Both hold the tournament hands too, after the cash ones (:func:`written_hands`, ``kind``),
 written in tournament chips: PokerStars with its tournament header, PHH with the tournament as
 its ``event``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from . import tournament_hand_reads as tournament_reads
@@ -21,6 +24,9 @@ from .models import HandRecord, TableRecord
 
 Format = Literal["phh", "pokerstars"]
 FORMATS: tuple[Format, ...] = ("phh", "pokerstars")
+# Which hands: the cash tables', the tournaments', or both (cash first).
+Kind = Literal["cash", "tournament", "all"]
+KINDS: tuple[Kind, ...] = ("cash", "tournament", "all")
 
 # Hands are read from the database this many at a time (memory stays flat on a big room).
 PAGE = 500
@@ -59,17 +65,23 @@ async def finished_hand_ids(
 
 
 async def finished_tournament_hand_ids(
-    store: Store, account_id: int, since: datetime.datetime | None
+    store: Store, account_id: int | None, since: datetime.datetime | None
 ) -> AsyncIterator[str]:
-    """The account's finished tournament hands by tournament, table and start time, a page at
-    a time (keyset pagination)."""
+    """Finished tournament hands (the account's only, when given) by tournament, table and
+    start time, a page at a time (keyset pagination)."""
     from sqlalchemy import select, tuple_
 
-    async with store.engine.connect() as conn:
-        name = await tournament_reads.account_name(conn, account_id)
-    if name is None:
-        return
-    mine = tournament_reads.hands_naming(account_id, name).subquery()
+    from .schema import tournament_hands as th
+
+    if account_id is None:
+        every = select(th.c.id, th.c.started_at, th.c.tournament_id, th.c.table_no)
+        mine = every.where(th.c.status == "finished").subquery()
+    else:
+        async with store.engine.connect() as conn:
+            name = await tournament_reads.account_name(conn, account_id)
+        if name is None:
+            return
+        mine = tournament_reads.hands_naming(account_id, name).subquery()
     key = tuple_(mine.c.tournament_id, mine.c.table_no, mine.c.started_at, mine.c.id)
     query = select(mine.c.id, mine.c.started_at, mine.c.tournament_id, mine.c.table_no)
     if since is not None:
@@ -87,6 +99,46 @@ async def finished_tournament_hand_ids(
         last = (rows[-1].tournament_id, rows[-1].table_no, rows[-1].started_at, rows[-1].id)
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One stored hand written out: its text, or why it could not be (``error``)."""
+
+    record: HandRecord
+    table: TableRecord | None
+    text: str | None
+    error: str | None = None
+
+
+async def written_hands(
+    store: Store, fmt: Format, account_id: int | None, since: datetime.datetime | None, kind: Kind = "all"
+) -> AsyncIterator[Written]:
+    """The finished hands of ``kind`` (the account's, as he saw them, when given; else every
+    card), cash ones first by table, then tournament ones by tournament and table, each in the
+    order it was played. The replays run off the event loop, one hand at a time."""
+    sources: list[Callable[[Store, int | None, datetime.datetime | None], AsyncIterator[str]]] = []
+    if kind in ("cash", "all"):
+        sources.append(finished_hand_ids)
+    if kind in ("tournament", "all"):
+        sources.append(finished_tournament_hand_ids)
+    tables: dict[int, TableRecord] = {}
+    for hand_ids in sources:
+        async for hand_id in hand_ids(store, account_id, since):
+            record = await store.hand(hand_id)
+            table: TableRecord | None = None
+            try:
+                if record.tournament is not None:  # its table is in its own history
+                    table = await table_of(store, record)
+                else:
+                    if record.table_id not in tables:
+                        tables[record.table_id] = await store.table(record.table_id)
+                    table = tables[record.table_id]
+                text = await asyncio.to_thread(write_hand, record, table, fmt, account_id)
+            except ValueError as exc:
+                yield Written(record, table, None, str(exc))
+                continue
+            yield Written(record, table, text)
+
+
 async def table_of(store: Store, record: HandRecord) -> TableRecord:
     """The table a stored hand was dealt at: a cash table's record, or the tournament table its
     history describes."""
@@ -99,7 +151,7 @@ def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: 
     """The text of one stored hand: every card (``account_id`` None: the room's record) or as
     that account saw it from his seat. ``ValueError`` when it cannot be written."""
     from studpoker.games import get_game
-    from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay
+    from studpoker.history.phh import EVERY_CARD, finishing_stacks, hand_to_phh, loads, replay_with_time_banks
     from studpoker.history.pokerstars import Tournament, pokerstars_history
 
     if not record.phh:
@@ -107,7 +159,10 @@ def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: 
     (phh,) = loads(record.phh, source=f"hand {record.id}")
     game = get_game(phh.game_code)
     house = game.default_house.with_overrides(table.config.house.split()) if table.config.house else None
-    hand = replay(phh, house=house)
+    # The notes the stored PHH keeps (time banks, timeouts) come back with the replay, and are
+    # written again as a player's own copy of the hand writes them (server/hand_views.py).
+    replayed = replay_with_time_banks(phh, house=house)
+    hand = replayed.hand
     seats = list(phh.seats or [])
     if finishing_stacks(hand, seats) != [
         record.seats[s].starting_stack - record.seats[s].contribution + record.seats[s].award for s in seats
@@ -144,6 +199,8 @@ def write_hand(record: HandRecord, table: TableRecord, fmt: Format, account_id: 
         time=record.started_at,
         event=None if held is None else f"{held.name} (tournament {held.id}, level {held.level})",
         seen_by=EVERY_CARD if viewer is None else viewer,
+        time_banks=replayed.time_banks,
+        protected_counts=replayed.protected_counts,
     ).dumps()
 
 

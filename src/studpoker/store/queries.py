@@ -2,7 +2,8 @@
 hands, the recent pots the lobby shows, and the audit of the books.
 
 A player's hands and a hand by its id include his tournament hands
-(:mod:`.tournament_hand_reads`: ``HandRecord.tournament`` set, amounts in tournament chips)."""
+(:mod:`.tournament_hand_reads`: ``HandRecord.tournament`` set, amounts in tournament chips), the
+voided ones too, as his voided cash hands are."""
 
 from __future__ import annotations
 
@@ -152,7 +153,7 @@ async def _hand_ids_of(
     name = await tournament_reads.account_name(conn, account_id)
     if name is None:
         return []
-    mine = tournament_reads.hands_naming(account_id, name).subquery()
+    mine = tournament_reads.history_naming(account_id, name).subquery()
     both = union_all(cash, select(mine.c.id, mine.c.started_at, literal(True))).subquery()
     query = (
         select(both.c.id, both.c.tournament)

@@ -30,7 +30,9 @@ games (Omaha Hi/Lo, Limit Hold'em); the second street is 4th street, or the flop
   (half of a split pot, the low half, a side pot).
 
 A hand whose stored PHH does not replay (or not to the stacks the ledger settled) counts in
-the hands and the money but in no figure (``unreplayed``).
+the hands and the money but in no figure (``unreplayed``). A hand is filed under the game it
+was dealt in, the ``variant`` of its stored PHH (:func:`stored_game`), not its table's game: a
+mixed (HORSE) cash table's row names only the first game of its rotation.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import asyncio
 import datetime
 import logging
 import random
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -60,6 +63,9 @@ VOLUNTARY = frozenset({ActionKind.CALL, ActionKind.COMPLETE, ActionKind.BET, Act
 # Stored PHH texts read from the database, and replayed on one worker thread, this many at a time.
 PAGE = 200
 _T = TypeVar("_T")
+# The ``variant`` line of a stored PHH (the room's writer quotes it so; a name holding these
+# words is written with its quotes escaped, so it never matches).
+_VARIANT = re.compile(r'^variant = "([^"\\]+)"$', re.MULTILINE)
 # Cash hands count money; tournament hands (R-TOURNAMENT-CHIPS) count chips, never mixed in.
 HandKind = Literal["cash", "tournament"]
 
@@ -79,6 +85,10 @@ class HandFigures:
     saw_second_street: bool
     showdown: bool
     won_at_showdown: bool
+
+
+# What a hand's replay left in the cache: the game its PHH names, and the seat's figures.
+Figured = tuple[str | None, HandFigures | None]
 
 
 def hand_figures(hand: Hand, seat: int) -> HandFigures:
@@ -158,6 +168,19 @@ def _could_raise_on_first_street(hand: Hand, seat: int) -> bool:
         elif ev.detail == "protected_all_in":  # the other timeouts come with their ACTION
             again.timeout(ev.seat)
     return False
+
+
+def stored_game(phh_text: str | None) -> str | None:
+    """The code of the game a stored PHH names in its ``variant``; None without one we play."""
+    from studpoker.games import UnknownGameError, game_of_phh_variant
+
+    found = _VARIANT.search(phh_text or "")
+    if found is None:
+        return None
+    try:
+        return game_of_phh_variant(found.group(1)).code
+    except UnknownGameError:
+        return None
 
 
 def replayed_figures(
@@ -300,22 +323,22 @@ def summarize(hands: Sequence[StoredHand], *, points: int, limited: bool = False
 
 
 class HandFiguresCache:
-    """Figures of replayed hands by (hand id, seat), least recently used out first."""
+    """The game and figures of replayed hands by (hand id, seat), least recently used out first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, int], HandFigures | None] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], Figured] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: tuple[str, int]) -> tuple[bool, HandFigures | None]:
+    def get(self, key: tuple[str, int]) -> tuple[bool, Figured]:
         if key not in self._items:
-            return False, None
+            return False, (None, None)
         self._items.move_to_end(key)
         return True, self._items[key]
 
-    def put(self, key: tuple[str, int], figures: HandFigures | None) -> None:
+    def put(self, key: tuple[str, int], figures: Figured) -> None:
         self._items[key] = figures
         self._items.move_to_end(key)
         while len(self._items) > self.size:
@@ -359,7 +382,7 @@ class PlayerStatsReader:
         from their histories)."""
         read = self._tournament_rows if kind == "tournament" else self._cash_rows
         rows, limited = await read(account_id, game, since)
-        figures: dict[tuple[str, int], HandFigures | None] = {}
+        figures: dict[tuple[str, int], Figured] = {}
         missing = []
         for row in rows:
             found, value = self.cache.get((row.hand_id, row.seat))
@@ -376,18 +399,21 @@ class PlayerStatsReader:
             async with self._replaying:
                 done = await asyncio.to_thread(_replay_page, jobs)
             self.replayed += len(done)
-            for row, value in zip(page, done, strict=True):
-                figures[(row.hand_id, row.seat)] = value
-                self.cache.put((row.hand_id, row.seat), value)
-        return [
-            StoredHand(r.hand_id, r.started_at, r.game, r.big_bet, r.net, figures[(r.hand_id, r.seat)])
-            for r in rows
-        ], limited
+            for row, figured in zip(page, done, strict=True):
+                figures[(row.hand_id, row.seat)] = figured
+                self.cache.put((row.hand_id, row.seat), figured)
+        counted = []
+        for r in rows:
+            dealt, of_hand = figures[(r.hand_id, r.seat)]
+            played = dealt or r.game  # the hand's own game; the table's when its PHH names none
+            if game is None or played == game:
+                counted.append(StoredHand(r.hand_id, r.started_at, played, r.big_bet, r.net, of_hand))
+        return counted, limited
 
     async def _cash_rows(
         self, account_id: int, game: str | None, since: datetime.datetime | None
     ) -> tuple[list[_Row], bool]:
-        from sqlalchemy import select
+        from sqlalchemy import and_, or_, select
 
         from .schema import hand_seats, hands, tables
 
@@ -409,7 +435,17 @@ class PlayerStatsReader:
             .where(hand_seats.c.account_id == account_id, hands.c.status == "finished")
         )
         if game is not None:
-            query = query.where(tables.c.game == game)
+            # By the hand's PHH (a mixed table deals several games); the exact game is checked
+            # again on each hand read (stored_game).
+            from studpoker.games import GAMES
+
+            known = GAMES.get(game)
+            of_table = and_(hands.c.phh.is_(None), tables.c.game == game)
+            query = query.where(
+                of_table
+                if known is None
+                else or_(hands.c.phh.like(f'%variant = "{known.phh_variant}"%'), of_table)
+            )
         if since is not None:
             query = query.where(hands.c.started_at >= since)
         query = query.order_by(hands.c.started_at.desc(), hands.c.id.desc()).limit(self.max_hands + 1)
@@ -458,6 +494,6 @@ class _Row:
     phh: str | None = None
 
 
-def _replay_page(jobs: list[tuple[str | None, str, int, int, str]]) -> list[HandFigures | None]:
-    """On a worker thread: replay each stored hand of a page and read its figures."""
-    return [replayed_figures(*job) for job in jobs]
+def _replay_page(jobs: list[tuple[str | None, str, int, int, str]]) -> list[Figured]:
+    """On a worker thread: replay each stored hand of a page and read its game and figures."""
+    return [(stored_game(job[0]), replayed_figures(*job)) for job in jobs]

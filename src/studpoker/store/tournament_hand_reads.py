@@ -8,20 +8,23 @@ change and are unique), its seats and stacks the PHH's, and the chips each put i
 from replaying it. So a hand is a player's when his name is among its players. The SQL keeps
 the finished hands of the tournaments he entered whose ``players`` array holds his name as the
 PHH writer quotes it (the field comes after every other text field of the room's PHH), and the
-parse decides. A hand voided or still in play has no PHH, so no known players: it is in no
-one's history (decided here).
+parse decides. A hand still in play has no PHH: it is in no one's history yet. A voided hand
+has none either, but its row keeps who was dealt in as it started (``players``, written by
+``start_hand``: :func:`seated_players`): it is in their histories, marked void, each stack as it
+was (a void gives every chip back: nothing in, nothing won), as a voided cash hand is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, select, union_all
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .models import HandRecord, HandSeat, HandTournament, TableConfig, TableRecord
@@ -48,6 +51,7 @@ class TournamentHandRow:
     text: str | None
     void_reason: str | None
     tournament: HandTournament
+    players: str | None = None  # who was dealt in (JSON: account id -> [seat, stack])
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,53 @@ def hands_naming(account_id: int, name: str) -> Select[Any]:
     )
 
 
+async def seated_players(conn: AsyncConnection, tournament_id: int, table_no: int) -> str:
+    """Who sits at the table now (as a hand starts there), as ``tournament_hands.players``
+    keeps them: JSON, account id -> [seat, stack], of the entries seated at it."""
+    e = tournament_entries
+    rows = await conn.execute(
+        select(e.c.account_id, e.c.seat, e.c.stack).where(
+            e.c.tournament_id == tournament_id, e.c.table_no == table_no, e.c.seat.is_not(None)
+        )
+    )
+    seated = {str(int(r.account_id)): [int(r.seat), int(r.stack)] for r in rows}
+    return json.dumps(seated, separators=(",", ":"), sort_keys=True)
+
+
+def _player_key(account_id: int) -> str:
+    """How an account is written among a hand's ``players`` (the LIKE pattern finds it: the
+    quote before the id keeps 12 from matching 112)."""
+    return f'"{int(account_id)}":'
+
+
+def voided_naming(account_id: int) -> Select[Any]:
+    """Like :func:`hands_naming`, the voided tournament hands he was dealt into (no PHH)."""
+    th = tournament_hands
+    entered = select(tournament_entries.c.tournament_id).where(tournament_entries.c.account_id == account_id)
+    return select(th.c.id, th.c.started_at, th.c.tournament_id, th.c.table_no, th.c.phh).where(
+        th.c.status == "void",
+        th.c.tournament_id.in_(entered),
+        th.c.players.like(f"%{_player_key(account_id)}%"),
+    )
+
+
+def history_naming(account_id: int, name: str) -> Select[Any]:
+    """His tournament hands for his history: the finished ones his name is in, the voided ones
+    he was dealt into."""
+    both = union_all(hands_naming(account_id, name), voided_naming(account_id)).subquery()
+    return select(both.c.id, both.c.started_at, both.c.tournament_id, both.c.table_no, both.c.phh)
+
+
+def dealt_in(players: str | None) -> dict[int, tuple[int, int]]:
+    """A row's ``players``: account id -> (seat, stack); none when absent or unreadable."""
+    try:
+        found = json.loads(players) if players else {}
+        return {int(a): (int(seat), int(stack)) for a, (seat, stack) in found.items()}
+    except (ValueError, TypeError, AttributeError) as exc:
+        log.warning("a tournament hand's players are not readable: %s", exc)
+        return {}
+
+
 async def account_name(conn: AsyncConnection, account_id: int) -> str | None:
     return await conn.scalar(select(accounts.c.name).where(accounts.c.id == account_id))
 
@@ -111,6 +162,7 @@ async def read_rows(conn: AsyncConnection, ids: Iterable[str]) -> list[Tournamen
             phh=r.phh,
             text=r.text,
             void_reason=r.void_reason,
+            players=r.players,
             tournament=HandTournament(
                 id=int(r.tournament_id),
                 name=str(r.name),
@@ -211,11 +263,14 @@ def _played_page(page: list[tuple[str, datetime, str | None]], name: str) -> lis
 
 
 async def account_ids(conn: AsyncConnection, rows: Sequence[TournamentHandRow]) -> dict[str, int]:
-    """The accounts of the names the rows' histories hold."""
+    """The accounts of the names the rows' histories hold, and of the players of voided ones."""
     names = {p.name for r in rows for p in played_seats(r.phh, f"tournament hand {r.id}")}
-    if not names:
+    ids = {a for r in rows if r.status == "void" for a in dealt_in(r.players)}
+    if not names and not ids:
         return {}
-    query = select(accounts.c.id, accounts.c.name).where(accounts.c.name.in_(sorted(names)))
+    query = select(accounts.c.id, accounts.c.name).where(
+        accounts.c.name.in_(sorted(names)) | accounts.c.id.in_(sorted(ids))
+    )
     return {str(r.name): int(r.id) for r in (await conn.execute(query)).all()}
 
 
@@ -241,6 +296,8 @@ def _replayed_seats(row: TournamentHandRow, ids_by_name: dict[str, int]) -> dict
     from studpoker.history.phh import loads, replay
 
     source = f"tournament hand {row.id}"
+    if row.status == "void":
+        return _voided_seats(row, ids_by_name)
     if row.status != "finished" or not row.phh:
         return {}
     try:
@@ -265,6 +322,17 @@ def _replayed_seats(row: TournamentHandRow, ids_by_name: dict[str, int]) -> dict
             result.won(played.seat),
         )
     return seats
+
+
+def _voided_seats(row: TournamentHandRow, ids_by_name: dict[str, int]) -> dict[int, HandSeat]:
+    """The players of a voided hand as it started: every chip went back (nothing in, nothing
+    won), so each keeps the stack he had."""
+    names = {account_id: name for name, account_id in ids_by_name.items()}
+    return {
+        seat: HandSeat(seat, account_id, names[account_id], stack, 0, 0)
+        for account_id, (seat, stack) in sorted(dealt_in(row.players).items(), key=lambda p: p[1][0])
+        if account_id in names
+    }
 
 
 def tournament_table(record: HandRecord) -> TableRecord:

@@ -26,6 +26,8 @@ STATUSES = ("registering", "running", "finished", "cancelled")
 MIN_SEATS, MAX_SEATS = 2, 1_000  # above one table's size: several tables
 MAX_REENTRIES = 100
 MAX_LATE_LEVELS = 1_000
+MAX_HANDS_PER_GAME = 1_000
+DEFAULT_HANDS_PER_GAME = 8  # as tournament.rotation's (the store does not import the game core)
 
 
 class TournamentStateError(StoreError, code="tournament_conflict", status=409):
@@ -67,13 +69,15 @@ class TournamentOptions(TypedDict, total=False):
     late_levels: int
     reentries: int
     schedule_key: str | None
+    hands_per_game: int
 
 
 @dataclass(frozen=True, slots=True)
 class NewTournament:
     """A tournament to create: a sit-and-go (``seats`` entrants, started when full), or with
     ``starts_at`` a scheduled one (``seats`` its largest field, ``min_players`` its smallest,
-    late registration to the end of level ``late_levels``, ``reentries`` per player)."""
+    late registration to the end of level ``late_levels``, ``reentries`` per player). ``game``
+    names one game or a rotation (the caller checks it), ``hands_per_game`` hands of each."""
 
     name: str
     game: str
@@ -87,6 +91,7 @@ class NewTournament:
     late_levels: int = 0
     reentries: int = 0
     schedule_key: str | None = None
+    hands_per_game: int = DEFAULT_HANDS_PER_GAME
 
     def checked(self, now: datetime) -> NewTournament:
         """The same tournament with its name stripped, its start in UTC and its smallest field
@@ -99,6 +104,7 @@ class NewTournament:
             raise InvalidInputError(f"the fee must be a whole number of units >= 0, not {self.fee!r}")
         whole_number(self.seats, "a tournament's seats", MIN_SEATS, MAX_SEATS)
         ledger.check_amount(self.starting_stack, "the starting stack")
+        whole_number(self.hands_per_game, "hands per game", 1, MAX_HANDS_PER_GAME)
         key = self.schedule_key
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 120):
             raise InvalidInputError(f"a schedule key has 1 to 120 characters, not {key!r}")
@@ -164,6 +170,7 @@ class TournamentRecord:
     late_levels: int = 0
     reentries: int = 0
     schedule_key: str | None = None
+    hands_per_game: int = DEFAULT_HANDS_PER_GAME  # of each game of the rotation ``game`` names
 
     @property
     def scheduled(self) -> bool:
@@ -213,6 +220,7 @@ def record_of(row: Any, entries: Sequence[EntryRecord]) -> TournamentRecord:
         late_levels=int(m["late_levels"]),
         reentries=int(m["reentries"]),
         schedule_key=m["schedule_key"],
+        hands_per_game=int(m["hands_per_game"]),
     )
 
 

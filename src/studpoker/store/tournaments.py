@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Unpack
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import ledger
@@ -29,6 +29,7 @@ from .accounts import load_account
 from .database import Database, new_id
 from .errors import InvalidInputError, NameTakenError, NotFoundError
 from .schema import tournament_entries, tournament_hands, tournaments
+from .tournament_hand_reads import seated_players
 from .tournament_money import audit_tournaments, buy_in, cancel, enter_late, next_entry_no, refund
 from .tournament_records import (
     MAX_SEATS,
@@ -99,6 +100,7 @@ class Tournaments:
                         seats=t.seats, status="registering", starting_stack=t.starting_stack, clock=None,
                         hands_played=0, created_at=now, starts_at=t.starts_at, min_players=t.min_players,
                         late_levels=t.late_levels, reentries=t.reentries, schedule_key=t.schedule_key,
+                        hands_per_game=t.hands_per_game,
                     )
                 )  # fmt: skip
                 return await load(conn, new_id(result))
@@ -212,6 +214,8 @@ class Tournaments:
                     status="in_progress",
                     level=level,
                     started_at=self.db.now(),
+                    # who is dealt in: a voided hand has no PHH to name them
+                    players=await seated_players(conn, tournament_id, table_no),
                 )
             )
 
@@ -280,6 +284,20 @@ class Tournaments:
                 .values(status="void", finished_at=self.db.now(), void_reason="server restart")
             )
             return int(result.rowcount or 0)
+
+    async def hands_by_table(self, tournament_id: int) -> dict[int, int]:
+        """Table number -> the hands it has dealt that ended, finished or void (a rotation's count
+        at that table resumes from it after a restart)."""
+        h = tournament_hands
+        async with self.db.read() as conn:
+            rows = (
+                await conn.execute(
+                    select(h.c.table_no, func.count())
+                    .where(h.c.tournament_id == tournament_id, h.c.status != "in_progress")
+                    .group_by(h.c.table_no)
+                )
+            ).all()
+        return {int(table_no): int(count) for table_no, count in rows}
 
     async def hand_status(self, hand_id: str) -> tuple[str, str | None]:
         async with self.db.read() as conn:

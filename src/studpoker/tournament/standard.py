@@ -38,6 +38,11 @@ REGULAR = Structure(
 STRUCTURES: dict[str, Structure] = {s.name: s for s in (TURBO, REGULAR)}
 """The standard structures by name."""
 
+# The operator's defaults for a new tournament (``tournament create``, a schedule file's line).
+DEFAULT_GAME = "7S"
+SIT_AND_GO_SEATS = 6
+SCHEDULED_MAX_PLAYERS = 100
+
 
 def find_structure(name: str) -> Structure:
     """A standard structure by name, any case."""

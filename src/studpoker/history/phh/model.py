@@ -34,7 +34,14 @@ _FIELD_ORDER = (
 # A protected all-in (the clock rule) has no PHH verb: studpoker writes it as this commentary
 # (``# pN timed out: ...``), which the replay understands and other PHH readers skip.
 PROTECTED_TEXT = "timed out: all-in under disconnect protection"
-PROTECTED = re.compile(r"^p([1-9][0-9]*) " + re.escape(PROTECTED_TEXT) + "$")
+# The day's protected all-ins the table counted at a timeout (R-PROTECTED-ALL-INS-PER-DAY), after
+# the protected all-in's commentary or a timed-out fold's: "(1 of 2 protected all-ins today)".
+# A check, bring-in or fold the clock made has the bare ``# pN timed out`` before its action.
+COUNTS_TEXT = " ({used} of {allowed} protected all-ins today)"
+_COUNTS = r"(?: \(([0-9]+) of ([0-9]+) protected all-ins today\))?"
+PROTECTED = re.compile(r"^p([1-9][0-9]*) " + re.escape(PROTECTED_TEXT) + _COUNTS + "$")
+TIMED_OUT_TEXT = "timed out"
+TIMED_OUT = re.compile(r"^p([1-9][0-9]*) " + TIMED_OUT_TEXT + _COUNTS + "$")
 _PLAYER = re.compile(r"^p([1-9][0-9]*)$")
 
 

@@ -25,7 +25,7 @@ from studpoker.engine.events import Event, EventKind
 from studpoker.games import HouseRules
 
 from .deal import DealPlan, plan_deal
-from .model import PROTECTED, PhhAction, PhhError, PhhHand
+from .model import PROTECTED, TIMED_OUT, PhhAction, PhhError, PhhHand
 from .stakes import forced_bets_of, seat_numbers, stakes_of
 
 # The time bank a decision used, as write.TIME_BANK_TEXT writes it: "time bank 12.4 s" after the
@@ -41,6 +41,9 @@ class HandWithTimeBanks:
 
     hand: Hand
     time_banks: dict[int, float]
+    # A timeout's engine event version -> the day's protected all-ins (used, allowed) the table
+    # counted then, as the file's timeout commentaries say (``hand_to_phh(protected_counts=)``).
+    protected_counts: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def replay(phh: PhhHand, *, house: HouseRules | None = None, check_finishing_stacks: bool = True) -> Hand:
@@ -106,7 +109,7 @@ def replay_with_time_banks(
                 f"finishing_stacks {phh.finishing_stacks} differ from the replay's {final}",
                 file=phh.source,
             )
-    return HandWithTimeBanks(hand, run.time_banks)
+    return HandWithTimeBanks(hand, run.time_banks, run.protected_counts)
 
 
 def finishing_stacks(hand: Hand, seats: Sequence[int]) -> list[int]:
@@ -149,6 +152,10 @@ class _Replay:
     # notes ("# p2 time bank 30.0 s") waiting for their seat's next decision.
     time_banks: dict[int, float] = field(default_factory=dict)
     banks_before: dict[int, float] = field(default_factory=dict)
+    # Seats whose next decision the clock made (a bare "# p2 timed out"), with the day's counts
+    # noted there; and each timeout's counts by its engine event version.
+    timing_out: dict[int, tuple[int, int] | None] = field(default_factory=dict)
+    protected_counts: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def fail(self, act: PhhAction, reason: str) -> PhhError:
         return PhhError(reason, file=self.source, action=act.number)
@@ -213,6 +220,12 @@ def _commentary(run: _Replay, act: PhhAction) -> None:
         if player < len(run.seats):
             run.banks_before[run.seats[player]] = float(banked.group(2))
         return
+    timed_out = TIMED_OUT.match(act.commentary or "")
+    if timed_out is not None:
+        player = int(timed_out.group(1)) - 1
+        if player < len(run.seats):
+            run.timing_out[run.seats[player]] = _counts(timed_out)
+        return
     protected = PROTECTED.match(act.commentary or "")
     if protected is None:
         return
@@ -225,6 +238,15 @@ def _commentary(run: _Replay, act: PhhAction) -> None:
     if timeout is None or timeout.detail != "protected_all_in":
         raise run.fail(act, f"{act.text!r}: p{player + 1} cannot be protected all-in now")
     run.note_time_bank(seat, timeout, None)
+    counts = _counts(protected)
+    if counts is not None:
+        run.protected_counts[timeout.version] = counts
+
+
+def _counts(noted: re.Match[str]) -> tuple[int, int] | None:
+    """The day's protected all-ins a timeout's commentary says (its last two groups), if any."""
+    used, allowed = noted.group(2), noted.group(3)
+    return None if used is None or allowed is None else (int(used), int(allowed))
 
 
 def _deal_hole(run: _Replay, act: PhhAction) -> None:
@@ -287,11 +309,30 @@ def _play(run: _Replay, act: PhhAction) -> None:
         raise run.fail(
             act, f"{act.text!r} is not legal now; {run.label(seat)} may: {_describe(legal.options)}"
         )
+    if seat in run.timing_out:
+        _time_out(run, act, seat, option)
+        return
     try:
         events = hand.apply(seat, option.action)
     except IllegalActionError as exc:
         raise run.fail(act, f"{act.text!r} is not legal: {exc}") from None
     run.note_time_bank(seat, events[0], act.commentary)  # the action's own event comes first
+    run.last_played = act
+
+
+def _time_out(run: _Replay, act: PhhAction, seat: int, option: LegalOption) -> None:
+    """A decision the clock made (the bare ``# pN timed out`` before it): the engine's timeout,
+    with no protection (the file says a protected all-in apart), must make the file's action."""
+    counts = run.timing_out.pop(seat)
+    events = run.hand.timeout(seat, protection_allowed=False)
+    timeout = events[0]
+    made = next((e.action for e in events if e.kind is EventKind.ACTION), None)
+    if timeout.kind is not EventKind.TIMEOUT or made is not option.kind:
+        raise run.fail(act, f"{act.text!r}: the clock cannot make that decision ({timeout.detail})")
+    # Keyed by the timeout, as the room keys the bank a timed-out decision used.
+    run.note_time_bank(seat, timeout, act.commentary)
+    if counts is not None:
+        run.protected_counts[timeout.version] = counts
     run.last_played = act
 
 

@@ -11,7 +11,7 @@ from studpoker.cards import Card, format_cards
 from studpoker.engine.actions import ActionKind
 from studpoker.engine.events import Event, EventKind
 
-from .model import PROTECTED_TEXT, PhhHand
+from .model import COUNTS_TEXT, PROTECTED_TEXT, TIMED_OUT_TEXT, PhhHand
 from .stakes import BIG_BLIND_SEAT_FIELD
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def hand_to_phh(
     currency: str | None = None,
     seen_by: int | Literal["all"] | None = EVERY_CARD,
     time_banks: Mapping[int, float] | None = None,
+    protected_counts: Mapping[int, tuple[int, int]] | None = None,
 ) -> PhhHand:
     """The PHH record of a finished engine hand (``players`` maps seat numbers to names).
 
@@ -72,12 +73,17 @@ def hand_to_phh(
     used on the decision that event ended (the room's ``HandEnd.time_banks``): written as the
     action's commentary, ``p2 cc # time bank 12.4 s`` (a timeout's on the check or fold it
     leads to; before a protected all-in, as the bare ``# p2 time bank 30.0 s``).
+
+    A check, bring-in or fold the clock made is the bare ``# pN timed out`` before it.
+    ``protected_counts`` maps a timeout's engine event version to the day's protected all-ins
+    (used, allowed) the table counted then (R-PROTECTED-ALL-INS-PER-DAY): written after its
+    timeout's commentary, ``# p2 timed out: ... (1 of 2 protected all-ins today)``.
     """
     if not hand.is_over:
         raise ValueError("only a finished hand can be written as PHH")
     order = player_order(hand)
     events = hand.events if seen_by == EVERY_CARD else hand.events_for(seen_by)
-    writer = _ActionWriter(hand, order, time_banks or {})
+    writer = _ActionWriter(hand, order, time_banks or {}, protected_counts or {})
     for ev in events:
         writer.write(ev)
     writer.flush()
@@ -113,10 +119,17 @@ def _cards_text(cards: Iterable[Card | None]) -> str:
 class _ActionWriter:
     """The ``actions`` entries of a hand, one event at a time (:data:`_WRITERS` by kind)."""
 
-    def __init__(self, hand: Hand, order: list[int], time_banks: Mapping[int, float]) -> None:
+    def __init__(
+        self,
+        hand: Hand,
+        order: list[int],
+        time_banks: Mapping[int, float],
+        protected_counts: Mapping[int, tuple[int, int]],
+    ) -> None:
         self.hand = hand
         self.order = order
         self.time_banks = time_banks
+        self.protected_counts = protected_counts
         self.timed_out: dict[int, float] = {}  # seat -> bank used before a timeout's action
         self.label = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
         self.actions: list[str] = []
@@ -166,13 +179,16 @@ class _ActionWriter:
     def timeout(self, ev: Event) -> None:
         assert ev.seat is not None
         used = self.time_banks.get(ev.version)
+        counts = self.protected_counts.get(ev.version)
+        said = "" if counts is None else COUNTS_TEXT.format(used=counts[0], allowed=counts[1])
         if ev.detail != "protected_all_in":
+            self.actions.append(f"# {self.label[ev.seat]} {TIMED_OUT_TEXT}{said}")
             if used is not None:  # noted on the check or fold the clock makes next
                 self.timed_out[ev.seat] = used
             return
         if used is not None:
             self.actions.append(f"# {self.label[ev.seat]} " + TIME_BANK_TEXT.format(seconds=used))
-        self.actions.append(f"# {self.label[ev.seat]} {PROTECTED_TEXT}")
+        self.actions.append(f"# {self.label[ev.seat]} {PROTECTED_TEXT}{said}")
 
     def expose(self, ev: Event) -> None:
         assert ev.seat is not None

@@ -19,6 +19,7 @@ from studpoker.history.pokerstars.parsed import Entry, ParsedHand, PokerStarsErr
 
 # PHH has no notation for a protected all-in: studpoker writes this commentary (history.phh).
 PHH_PROTECTED = "timed out: all-in under disconnect protection"
+PHH_TIMED_OUT = "timed out"  # before the check, bring-in or fold the clock made (phh/model.py)
 
 _STUD_ORDER = ("third", "fourth", "fifth", "sixth", "seventh")
 _OMAHA_ORDER = ("preflop", "flop", "turn", "river")
@@ -86,8 +87,8 @@ class Converter:
         self.lines.append(line)
 
     def entry(self, e: Entry) -> None:
-        """One line of the hand; a timeout (its action follows on its own line) and the showdown
-        marker write nothing."""
+        """One line of the hand; the showdown marker writes nothing, a timeout (its action follows
+        on its own line) the bare ``# pN timed out`` the PHH replay makes that action with."""
         handler = _HANDLERS.get(e.kind)
         if handler is not None:
             handler(self, e)
@@ -275,6 +276,10 @@ class Converter:
         self.emit(f"{self.label(name)} pb", e.line)
         self.stated.append(Stated(e.line, self.seat_of[name], name, "bring_in", e.amount, None, e.all_in))
 
+    def timeout(self, e: Entry) -> None:
+        assert e.player is not None
+        self.emit(f"# {self.label(e.player)} {PHH_TIMED_OUT}", e.line)
+
     def protected(self, e: Entry) -> None:
         assert e.player is not None
         self.emit(f"# {self.label(e.player)} {PHH_PROTECTED}", e.line)
@@ -319,6 +324,7 @@ _HANDLERS: dict[str, Callable[[Converter, Entry], None]] = {
     "blind": Converter.blind,
     "bring_in": Converter.bring_in,
     "action": Converter.action,
+    "timeout": Converter.timeout,
     "protected": Converter.protected,
     "uncalled": Converter.uncalled_bet,
     "collected": Converter.collect,

@@ -1,7 +1,9 @@
 """Hand histories over REST: the hands you played, one of them as your seat saw it, a finished
 hand's server seed once the house publishes it, and all your hands as one download
 (docs/server.md, docs/fairness.md). Your tournament hands are among them, in tournament chips
-(``units``, ``tournament``). Replays of stored hands run off the event loop."""
+(``units``, ``tournament``), the voided ones too (no history, every chip back), as your voided
+cash hands are. The download writes each hand with its time bank and timeout notes, as your
+copy of one hand has them. Replays of stored hands run off the event loop."""
 
 from __future__ import annotations
 
@@ -16,17 +18,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
 from studpoker.store import Store
-from studpoker.store.exports import (
-    Format,
-    finished_hand_ids,
-    finished_tournament_hand_ids,
-    join,
-    table_of,
-    write_hand,
-)
-from studpoker.store.models import TableRecord
+from studpoker.store.exports import Format, Kind, join, table_of, written_hands
 
-from ..hand_views import player_copy
+from ..hand_views import PlayerCopy, player_copy
 from .deps import CurrentAccount, room_of
 from .errors import RESPONSES, ApiError
 from .models import HandOut, HandSeedOut, HandSummaryOut, client_seeds, hand_summary
@@ -61,47 +55,44 @@ async def my_hands_download(
         datetime | None,
         Query(description="only hands started at or after (ISO 8601; UTC without a zone)"),
     ] = None,
+    kind: Annotated[Kind, Query(description="cash, tournament or all (cash first)")] = "all",
 ) -> StreamingResponse:
-    """All your finished hands, oldest first by table (your tournament hands after the cash ones,
-    by tournament and table, in chips), streamed as one file; each hand as your seat saw it
-    (opponents' unseen down cards unknown). One download at a time per account
-    and ``max_concurrent_exports`` in the room: past them 503 busy."""
+    """All your finished hands (``kind``: cash or tournament ones only), oldest first by table
+    (your tournament hands after the cash ones, by tournament and table, in chips), streamed as
+    one file; each hand as your seat saw it (opponents' unseen down cards unknown), with its
+    time bank and timeout notes. One download at a time per account and
+    ``max_concurrent_exports`` in the room: past them 503 busy."""
     downloads = api_state(request).downloads
     if downloads.busy(account.id):
         raise ApiError(503, "busy", "a download is already running: try again shortly", {"Retry-After": "5"})
     start = since if since is None or since.tzinfo is not None else since.replace(tzinfo=UTC)
     suffix = "txt" if fmt == "pokerstars" else "phhs"
     return StreamingResponse(
-        _downloaded_hands(room_of(request).store, downloads, account.id, fmt, start),
+        _downloaded_hands(room_of(request).store, downloads, account.id, fmt, start, kind=kind),
         media_type="text/plain; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="studpoker-hands-{account.id}.{suffix}"'},
     )
 
 
 async def _downloaded_hands(
-    store: Store, downloads: DownloadSlots, account_id: int, fmt: Format, start: datetime | None
+    store: Store,
+    downloads: DownloadSlots,
+    account_id: int,
+    fmt: Format,
+    start: datetime | None,
+    *,
+    kind: Kind = "all",
 ) -> AsyncIterator[str]:
     """The download's text, a hand at a time, holding a download slot while it runs."""
     async with downloads.hold(account_id):
-        tables: dict[int, TableRecord] = {}
         written = 0
-        for hand_ids in (finished_hand_ids, finished_tournament_hand_ids):  # cash hands first
-            async for hand_id in hand_ids(store, account_id, start):
-                record = await store.hand(hand_id)
-                try:
-                    if record.tournament is not None:  # its table is in its own history
-                        table = await table_of(store, record)
-                    else:
-                        if record.table_id not in tables:
-                            tables[record.table_id] = await store.table(record.table_id)
-                        table = tables[record.table_id]
-                    # Replaying a hand is CPU work: off the event loop, one hand at a time.
-                    text = await asyncio.to_thread(write_hand, record, table, fmt, account_id)
-                except ValueError as exc:
-                    log.warning("download of %s: hand %s left out: %s", account_id, hand_id, exc)
-                    continue
-                yield join(fmt, written, text)
-                written += 1
+        # Cash hands first, then tournament ones; each replayed off the event loop.
+        async for hand in written_hands(store, fmt, account_id, start, kind):
+            if hand.text is None:
+                log.warning("download of %s: hand %s left out: %s", account_id, hand.record.id, hand.error)
+                continue
+            yield join(fmt, written, hand.text)
+            written += 1
 
 
 @router.get("/api/hands", response_model=list[HandSummaryOut], responses=RESPONSES)
@@ -126,12 +117,16 @@ async def hand(hand_id: str, request: Request, account: CurrentAccount) -> dict[
     seat = next((s.seat for s in record.seats.values() if s.account_id == account.id), None)
     if seat is None:
         raise ApiError(403, "forbidden", "only a player of this hand may read its history")
-    try:
-        config = (await table_of(store, record)).config
-    except ValueError as exc:  # a tournament hand without a usable history
-        raise ApiError(409, "conflict", f"hand {hand_id} cannot be read: {exc}") from None
-    # Replaying the stored hand takes a few milliseconds: off the event loop the tables share.
-    copy = await asyncio.to_thread(player_copy, record, seat, config)
+    if record.tournament is not None and record.status != "finished":
+        # voided (or in play): no history to write, as for a cash hand, only its seats
+        copy = PlayerCopy(phh=None, text=None, openings=[])
+    else:
+        try:
+            config = (await table_of(store, record)).config
+        except ValueError as exc:  # a tournament hand without a usable history
+            raise ApiError(409, "conflict", f"hand {hand_id} cannot be read: {exc}") from None
+        # Replaying the stored hand takes a few milliseconds: off the event loop the tables share.
+        copy = await asyncio.to_thread(player_copy, record, seat, config)
     return {
         **hand_summary(record),
         "phh": copy.phh,

@@ -193,6 +193,7 @@ def replay_file(
                     max_seats=seat_count if isinstance(seat_count, int) else None,
                     number=number,
                     time_banks=replayed.time_banks,
+                    protected_counts=replayed.protected_counts,
                 )
             )
     if only is not None and only > total:

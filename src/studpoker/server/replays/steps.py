@@ -2,7 +2,9 @@
 
 A decision's step carries the time bank it used (the hand's ``time_banks``: engine event version
 -> seconds, as the room keeps them and the PHH notes them) and the table's words for it: the
-bank used, what the clock did (``server/table/timeout_notes.py``)."""
+bank used, what the clock did and, when the table counted them, the day's protected all-ins
+(``protected_counts``: timeout version -> (used, allowed)), in the words of
+``server/table/timeout_notes.py``: "alice timed out: protected all-in (1 of 2 today)"."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 
 from studpoker.engine import Event, EventKind, Hand
 from studpoker.history.phh import EVERY_CARD
-from studpoker.server.table.timeout_notes import time_bank_words, timeout_words
+from studpoker.server.table.timeout_notes import time_bank_words, timed_out_event
 
 from .equity import EquityBudget, EquitySolver
 from .models import (
@@ -107,12 +109,28 @@ def _result_shares(table: ReplayTable, hand: Hand) -> StepEquity:
     return StepEquity(exact=True, method="result", deals=0, players=players)
 
 
-def _decision_notes(name: str, used: float | None, timeout: str | None) -> tuple[str, ...]:
-    """The table's words for a decision: the bank it used first (it ran before the clock rule)."""
+def _decision_notes(
+    group: _Group,
+    banks: Mapping[int, float],
+    counts: Mapping[int, tuple[int, int]],
+    names: Mapping[int, str],
+) -> tuple[float | None, tuple[str, ...]]:
+    """A decision's time bank and the table's words for it: the bank it used first (it ran
+    before the clock rule), then what the clock did, with the day's protected all-ins it
+    counted. Nothing for a step that is no decision."""
+    seat = group.main.seat
+    if group.kind not in _DECISION_KINDS or seat is None:
+        return None, ()
+    events = group.events
+    ends = (e.version for e in events if e.kind in _DECISION_ENDS)
+    used = next((banks[v] for v in ends if v in banks), None)
+    name = names.get(seat) or f"Seat {seat}"
     notes = [] if used is None else [time_bank_words(name, used)]
+    timeout = next((e for e in events if e.kind is EventKind.TIMEOUT), None)
     if timeout is not None:
-        notes.append(f"{name} timed out: {timeout_words(timeout)}")
-    return tuple(notes)
+        words = timed_out_event(seat, name, str(timeout.detail), counts.get(timeout.version))
+        notes.append(str(words["text"]))
+    return used, tuple(notes)
 
 
 def replay_steps(
@@ -123,10 +141,13 @@ def replay_steps(
     *,
     time_banks: Mapping[int, float] | None = None,
     names: Mapping[int, str] | None = None,
+    protected_counts: Mapping[int, tuple[int, int]] | None = None,
 ) -> tuple[ReplayStep, ...]:
     """The finished ``hand`` as ``viewer`` saw it, step by step (see the module docstring);
-    ``time_banks`` as the hand's record has them, ``names`` for the notes (default "Seat N")."""
+    ``time_banks`` and ``protected_counts`` as the hand's record has them, ``names`` for the
+    notes (default "Seat N")."""
     banks = time_banks or {}
+    counts = protected_counts or {}
     named = names or {}
     if not hand.is_over:
         raise ValueError("only a finished hand can be replayed")
@@ -149,12 +170,7 @@ def replay_steps(
         if group.kind == "award" and single:
             amount = sum(e.amount or 0 for e in made)  # one winner of several pots
         timeout = next((e.detail for e in events if e.kind is EventKind.TIMEOUT), None)
-        used: float | None = None
-        notes: tuple[str, ...] = ()
-        if group.kind in _DECISION_KINDS and main.seat is not None:
-            ends = (e.version for e in events if e.kind in _DECISION_ENDS)
-            used = next((banks[v] for v in ends if v in banks), None)
-            notes = _decision_notes(named.get(main.seat) or f"Seat {main.seat}", used, timeout)
+        used, notes = _decision_notes(group, banks, counts, named)
         found: StepEquity | str | None = None
         if final:
             found = _result_shares(table, hand)
@@ -229,14 +245,18 @@ def build_replay(
     final_stacks: Mapping[int, int] | None = None,
     number: int | None = None,
     time_banks: Mapping[int, float] | None = None,
+    protected_counts: Mapping[int, tuple[int, int]] | None = None,
 ) -> Replay:
     """The replay of a finished hand seen by ``viewer``. ``final_stacks`` (net of a file's rake)
     default to the engine's; ``time_banks`` (engine event version -> seconds) are the time bank
-    its decisions used."""
+    its decisions used, ``protected_counts`` (timeout version -> (used, allowed)) the day's
+    protected all-ins its timeouts counted."""
     game = hand.game
     skipped_before = budget.skipped
     players = {s: names.get(s) or f"Seat {s}" for s in hand.seat_numbers}
-    steps = replay_steps(hand, viewer, solver, budget, time_banks=time_banks, names=players)
+    steps = replay_steps(
+        hand, viewer, solver, budget, time_banks=time_banks, names=players, protected_counts=protected_counts
+    )
     stakes = hand.stakes
     seat = viewer if isinstance(viewer, int) else None
     sees: Sees = "seat" if seat is not None else "everything" if viewer == EVERY_CARD else "watcher"

@@ -40,6 +40,7 @@ def stored_replay(
         units=_units(record),
         max_seats=table.config.max_seats,
         time_banks=replayed.time_banks,
+        protected_counts=replayed.protected_counts,
     )
 
 
@@ -51,7 +52,7 @@ def public_hand(
     replayed = replayed_with_time_banks(record, table.config)
     if replayed is None:
         return None
-    hand, banks = replayed.hand, replayed.time_banks
+    hand, banks, counts = replayed.hand, replayed.time_banks, replayed.protected_counts
     names = _names(record)
     phh = hand_to_phh(
         hand,
@@ -61,6 +62,7 @@ def public_hand(
         time=record.started_at,
         seen_by=None,
         time_banks=banks,
+        protected_counts=counts,
     ).dumps()
     text = text_history(
         hand,
@@ -90,5 +92,6 @@ def public_hand(
             units=_units(record),
             max_seats=table.config.max_seats,
             time_banks=banks,
+            protected_counts=counts,
         ),
     )

@@ -29,7 +29,7 @@ from .ports import Clock, LobbyNotifier, TableStore, Timer
 from .seats import Seats, SeatState
 from .settlement import Retry, Settlement, is_database_error
 from .stats import RecentPots
-from .timeout_notes import timeout_note
+from .timeout_notes import note_timeout
 
 log = logging.getLogger(__name__)
 
@@ -344,7 +344,7 @@ class Dealer:
             return
         if state.timed_out_now():
             self._seats_changed("timed_out", seat)
-        playing.timeout_notes.append(await timeout_note(self.store, state, events, counted=asked))
+        await note_timeout(playing, self.store, state, events, counted=asked)
 
     # -- settling -----------------------------------------------------------------------------------
 

@@ -41,6 +41,8 @@ class HandInPlay:
     # many of them the watchers have had: the snapshot's ``timeout_notes`` (a reload says them).
     timeout_notes: list[dict[str, Any]] = field(default_factory=list)
     notes_told: int = 0
+    # The day's protected all-ins those words counted, by their timeout's engine event version.
+    protected_counts: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def untold_notes(self) -> list[dict[str, Any]]:
         """The timeout notes the watchers have not had, now counted as told (each follows its
@@ -119,6 +121,7 @@ class HandInPlay:
             accounts=dict(self.accounts),
             table_name=table_name,
             time_banks=dict(self.time_banks),
+            protected_counts=dict(self.protected_counts),
         )
 
 

@@ -64,6 +64,9 @@ class HandEnd:
     # Engine event version -> seconds of his time bank the seat used for the decision that event
     # ended (R-TIME-BANK): the histories note them on the action.
     time_banks: dict[int, float] = field(default_factory=dict)
+    # A timeout's engine event version -> the day's protected all-ins (used, allowed) its words
+    # counted (R-PROTECTED-ALL-INS-PER-DAY): the histories note them, and the replays say them.
+    protected_counts: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

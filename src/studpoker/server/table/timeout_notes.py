@@ -7,13 +7,16 @@ the clock rule asked for a protected all-in, the counts of the account's day
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from studpoker.engine import EventKind
 
 from .ports import TableStore
 from .seats import SeatState
+
+if TYPE_CHECKING:
+    from .hand import HandInPlay
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,15 @@ def timed_out_event(seat: int, name: str, outcome: str, protected: tuple[int, in
     return event
 
 
+def counted_at(note: dict[str, Any], events: Iterable[Any]) -> dict[int, tuple[int, int]]:
+    """The day's counts ``note`` says, by its timeout's engine event version (the hand's record
+    keeps them: ``HandEnd.protected_counts``); empty when it says none."""
+    if "protected_used" not in note:
+        return {}
+    version = next((e.version for e in events if e.kind is EventKind.TIMEOUT), None)
+    return {} if version is None else {version: (note["protected_used"], note["protected_per_day"])}
+
+
 async def timeout_note(
     store: TableStore, state: SeatState, events: Iterable[Any], *, counted: bool
 ) -> dict[str, Any]:
@@ -79,3 +91,13 @@ async def timeout_note(
         except Exception:
             log.exception("could not count the protected all-ins of account %s", state.account_id)
     return timed_out_event(state.seat, state.name, outcome_of(events), protected)
+
+
+async def note_timeout(
+    playing: HandInPlay, store: TableStore, state: SeatState, events: Sequence[Any], *, counted: bool
+) -> None:
+    """The words of ``state``'s timeout (:func:`timeout_note`) go to the hand's notes (the
+    watchers', the snapshot's) and the day's counts they say to its record (the histories')."""
+    note = await timeout_note(store, state, events, counted=counted)
+    playing.timeout_notes.append(note)
+    playing.protected_counts.update(counted_at(note, events))

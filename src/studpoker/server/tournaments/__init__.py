@@ -21,14 +21,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from studpoker.games import GAMES
 from studpoker.store.errors import StoreError
 from studpoker.store.tournaments import TournamentRecord
 from studpoker.tournament.clock import ClockState
 from studpoker.tournament.seating import draw_seats
 
 from ..table import TableActor
-from .creating import create_sit_and_go, create_tournament
+from .creating import create_sit_and_go, create_tournament, rotation_of
 from .host import Host
 from .lobby import lobby_line
 from .sit_and_go import SitAndGo, table_id_of
@@ -62,7 +61,9 @@ class TournamentRoom:
             if voided:
                 log.warning("tournament %s: voided %s interrupted hand(s)", record.id, voided)
             stored = ClockState.from_dict(record.clock) if record.clock else ClockState.started(self.now())
-            sng = self._run(record, stored.restored(self.now()))
+            # Each table's rotation resumes from the hands it played (the voided ones count).
+            hands = await self.store.tournaments.hands_by_table(record.id)
+            sng = self._run(record, stored.restored(self.now()), hands)
             await sng.place_unplaced()
         for record in await self.store.tournaments.list("registering"):
             if not record.scheduled and len(record.entries) >= record.seats:
@@ -141,10 +142,13 @@ class TournamentRoom:
         # moves their clocks too.
         return self.now()
 
-    def _run(self, record: TournamentRecord, clock: ClockState) -> SitAndGo:
+    def _run(
+        self, record: TournamentRecord, clock: ClockState, table_hands: dict[int, int] | None = None
+    ) -> SitAndGo:
         sng = SitAndGo(
-            self.room, record, clock, now=self._time, finished=self._finished, registry=self.actors
-        )
+            self.room, record, clock, now=self._time, finished=self._finished, registry=self.actors,
+            table_hands=table_hands,
+        )  # fmt: skip
         self.running[record.id] = sng
         sng.start()
         # A player already connected joins his table at once (a later socket rejoins on attach).
@@ -176,9 +180,8 @@ class TournamentRoom:
 
     async def _begin(self, record: TournamentRecord) -> TournamentRecord:
         """The field drawn at random at the fewest tables, the clock started, the tables dealt."""
-        game = GAMES[record.game]
         drawn = draw_seats(
-            [e.account_id for e in record.entries], game.max_players, seed=secrets.randbits(64)
+            [e.account_id for e in record.entries], rotation_of(record).max_seats, seed=secrets.randbits(64)
         )
         seating = {player: drawn.where(player) for player in drawn.players}
         clock = ClockState.started(self.now())

@@ -1,7 +1,8 @@
 """A tournament as the lobby lists it (``GET /api/tournaments``, web/js/tournaments.js): the
 field, the pool and the payouts so far, the start time and the countdown of a scheduled one,
 late registration and each player's entries and re-entries left, the level and tables of a
-running one, the results of a finished one (each player's best place, and every entry's)."""
+running one, the results of a finished one (each player's best place, and every entry's); a
+rotation's games, and the game now and its hands left at each table (``rotation``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 from studpoker.store.tournaments import EntryRecord, TournamentRecord
 from studpoker.tournament.payouts import prize_amounts
 
+from .creating import rotation_of
 from .sit_and_go import SitAndGo
+from .tables import table_id_of
 
 
 def _player_entries(record: TournamentRecord) -> dict[str, dict[str, Any]]:
@@ -50,6 +53,26 @@ def _results(record: TournamentRecord) -> list[dict[str, Any]]:
     return sorted(best.values(), key=lambda line: (line["place"] or 0, line["name"]))
 
 
+def _rotation(record: TournamentRecord, running: SitAndGo | None) -> dict[str, Any] | None:
+    """A rotation's fields (a cash mixed table's: rotation, games, game_now, hands_left,
+    hands_per_game), those of its first table while it runs here, with each table's in
+    ``tables``; before the start its first game; no game now once over; None for one game."""
+    rotation = rotation_of(record)
+    if not rotation.mixed:
+        return None
+    tables = [] if running is None else [(n, running.rotation_info(n)) for n in sorted(running.tables)]
+    each = [{"table_id": table_id_of(record.id, n), **info} for n, info in tables if info]
+    if each:
+        return {**{k: v for k, v in each[0].items() if k != "table_id"}, "tables": each}
+    first = record.status == "registering"  # it starts with the first game; else none is dealt here
+    return {
+        "rotation": rotation.name, "games": [game.code for game in rotation.games],
+        "game_now": rotation.game_for_hand(0).code if first else None,
+        "hands_left": rotation.hands_left(0) if first else None,
+        "hands_per_game": rotation.hands_per_game, "tables": [],
+    }  # fmt: skip
+
+
 def lobby_line(record: TournamentRecord, running: SitAndGo | None, now: float) -> dict[str, Any]:
     """The lobby line of ``record`` (``running``: its play in this room, if it runs here; ``now``
     in seconds of wall time, for the countdown to a scheduled start)."""
@@ -71,11 +94,13 @@ def lobby_line(record: TournamentRecord, running: SitAndGo | None, now: float) -
         "min_players": record.min_players, "max_players": record.seats,
         "late_levels": record.late_levels, "reentries": record.reentries,
         "late_registration_open": False, "player_entries": _player_entries(record),
+        "hands_per_game": record.hands_per_game,
     }  # fmt: skip
     if running is not None and record.status == "running":
         line["level"] = running.info()
         line["tables"] = running.table_ids
         line["late_registration_open"] = running.late_registration_open()
+    line["rotation"] = _rotation(record, running if record.status == "running" else None)
     # Every entry's place so far (a re-entered player has one per entry); once finished, each
     # player's best place as the results.
     placed = sorted((e for e in record.entries if e.place is not None), key=lambda e: (e.place, e.entry_no))

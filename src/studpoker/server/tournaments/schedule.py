@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from studpoker.store.errors import InvalidInputError
 from studpoker.store.tournaments import NewTournament
 
-from .creating import prepare_tournament
+from .creating import operator_tournament
 
 if TYPE_CHECKING:
     from studpoker.store import Store
@@ -34,12 +34,11 @@ DEFAULT_DAYS = 7
 MAX_DAYS = 366
 LINE_KEYS = {
     "name", "game", "structure", "buy_in", "fee", "start", "daily", "min_players", "max_players",
-    "late_levels", "reentries",
+    "late_levels", "reentries", "hands_per_game",
 }  # fmt: skip
-DEFAULTS: dict[str, Any] = {
-    "game": "7S", "structure": "regular", "fee": 0, "min_players": 2, "max_players": 100,
-    "late_levels": 0, "reentries": 0,
-}  # fmt: skip
+# A schedule's tournaments are regular ones unless a line says; every other default (the game,
+# the fee, the field, the hands per game of a rotation) is operator_tournament's, as the CLI's.
+DEFAULTS: dict[str, Any] = {"structure": "regular"}
 DAILY = re.compile(r"^(?P<hour>[01]\d|2[0-3]):(?P<minute>[0-5]\d)$")
 
 
@@ -134,11 +133,8 @@ def plan_schedule(data: Mapping[str, Any], now: datetime, *, days: int | None = 
                 planned.append(Planned(number, None, name, start, key))
                 continue
             try:
-                new = prepare_tournament(
-                    name, values["game"], values["structure"], buy_in=values["buy_in"], fee=values["fee"],
-                    seats=values["max_players"], now=now, starts_at=start, min_players=values["min_players"],
-                    late_levels=values["late_levels"], reentries=values["reentries"], schedule_key=key,
-                )  # fmt: skip
+                given = {k: values[k] for k in LINE_KEYS - {"name", "start", "daily"} if k in values}
+                new = operator_tournament(name, now=now, starts_at=start, schedule_key=key, **given)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"tournament {number} ({name}): {exc}") from None
             planned.append(Planned(number, new, name, start, key))

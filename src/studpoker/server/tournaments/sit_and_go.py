@@ -13,6 +13,10 @@ port), the level clock, the balancing between hands, the busts and their places,
   waits until every table has; the busts of that round are placed together.
 - The level is read from the tournament clock when each hand is dealt: the stakes go up between
   hands, never during one.
+- A rotation (HORSE, HOSE, a list of games: :func:`.creating.rotation_of`) is played at each
+  table as at a mixed cash table: the table's own count of hands (finished or void) gives the
+  game of its next hand, at the level's stakes for that game; a moved player plays the game of
+  the table he joins. The count resumes from the table's stored hands after a restart.
 - Each finished hand writes the entries' stacks and the clock in one transaction: a restart
   voids the hands being played and deals again from those stacks, the clock resumed where it was
   stored (the outage not counted).
@@ -33,10 +37,9 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from studpoker.games import GAMES
 from studpoker.store.models import TableConfig, TableRecord
 from studpoker.store.tournaments import TournamentRecord, TournamentStateError
 from studpoker.tournament.balancing import hand_for_hand, rebalance
@@ -51,7 +54,9 @@ from ..table import SeatState, TableActor, TablePorts
 from ..table.adapters import LoopClock
 from ..table.commands import StartHand
 from ..table.ports import HandEnd
+from ..table.rotation import MixedSchedule
 from ..table.time_bank import TimeBankPolicy
+from .creating import rotation_of
 from .host import Host
 from .late import TableNow, late_registration_open, late_seat
 from .ports import NoLobby, TournamentTableStore
@@ -67,17 +72,26 @@ log = logging.getLogger(__name__)
 
 
 def level_config(
-    record: TournamentRecord, reading: ClockReading, think: int, countdown: int, table_no: int = 1
+    record: TournamentRecord,
+    reading: ClockReading,
+    think: int,
+    countdown: int,
+    table_no: int = 1,
+    *,
+    hands: int = 0,
 ) -> TableConfig:
-    """A table's stakes at the level read (every game's from its one big bet)."""
-    game = GAMES[record.game]
+    """A table's stakes at the level read for its hand number ``hands`` (0 its first): the game
+    of the rotation then, its stakes from the level's one big bet; the seats the fewest any
+    game of the rotation takes."""
+    rotation = rotation_of(record)
+    game = rotation.game_for_hand(hands)
     stakes = reading.level.stakes(game)
     small, big = reading.level.limits
     suffix = f" T{table_no} L{reading.level_number}"
     return TableConfig(
         name=record.name[: 40 - len(suffix)] + suffix,
-        game=record.game, small_bet=small, big_bet=big, ante=stakes.ante, bring_in=stakes.bring_in,
-        small_blind=stakes.small_blind, big_blind=stakes.big_blind, max_seats=game.max_players,
+        game=game.code, small_bet=small, big_bet=big, ante=stakes.ante, bring_in=stakes.bring_in,
+        small_blind=stakes.small_blind, big_blind=stakes.big_blind, max_seats=rotation.max_seats,
         min_buy_in=1, max_buy_in=record.starting_stack * max(2, len(record.entries)),
         think_seconds=think, countdown_seconds=countdown,
     )  # fmt: skip
@@ -98,7 +112,8 @@ def rebuilt_standings(record: TournamentRecord) -> Standings:
 
 class SitAndGo:
     """A running sit-and-go (see the module docstring). ``now`` is wall time in seconds;
-    ``registry`` is the room's map of tournament table ids to actors (kept up to date here)."""
+    ``registry`` is the room's map of tournament table ids to actors (kept up to date here);
+    ``table_hands`` the hands each table has played (a restart resumes its rotation there)."""
 
     def __init__(
         self,
@@ -109,6 +124,7 @@ class SitAndGo:
         now: Callable[[], float] = time.time,
         finished: Callable[[SitAndGo], None] | None = None,
         registry: dict[int, TableActor] | None = None,
+        table_hands: Mapping[int, int] | None = None,
     ) -> None:
         self.room = room
         self.store: Store = room.store
@@ -123,11 +139,15 @@ class SitAndGo:
         self.moves = 0
         self.hand_for_hand_rounds = 0
         self._finished = finished
-        game = GAMES[record.game]
-        self.size = game.max_players
-        self.uses_button = game.kind != "stud"
+        self.rotation = rotation_of(record)
+        # Each table's hands that ended (finished or void): the game of its next hand.
+        self.hands_at: dict[int, int] = dict(table_hands or {})
+        self.size = self.rotation.max_seats
+        self.uses_button = self.rotation.uses_button
         self.tables: dict[int, TableActor] = {}
-        self.highest_table = 0  # the highest table number opened (a new table takes the next)
+        # The highest table number opened (a new table takes the next; after a restart, past
+        # every table that dealt a hand: a number, its hands and its count are never reused).
+        self.highest_table = max(self.hands_at, default=0)
         # Late entries and placings, one at a time: a late entry moves every place stored.
         self.entry_lock = asyncio.Lock()
         self.dealing: set[int] = set()  # tables dealing a hand (its end not written yet)
@@ -167,7 +187,7 @@ class SitAndGo:
 
     def _new_table(self, number: int) -> TableActor:
         settings = self.room.settings
-        config = level_config(self.record, self.reading(), self._think, self._countdown, number)
+        config = self._config(number, self.reading())
         actor = TableActor(
             TableRecord(table_id_of(self.record.id, number), config),
             TablePorts(
@@ -182,10 +202,30 @@ class SitAndGo:
             hand_pause_seconds=settings.hand_pause_seconds,
             seats=TournamentSeats(TimeBankPolicy.of(settings), before_deal=lambda: self._before_deal(number)),
         )
+        # The mixed cash table's hooks (server/table/mixed_seats.py): each hand counted as it
+        # ends, and the rotation's fields in the snapshot and the lobby line.
+        actor.hand_ended = lambda: self._hand_ended(number)
+        if self.rotation.mixed:
+            actor.rotation_info = lambda: self.rotation_info(number)
         self.tables[number] = actor
         self.registry[actor.table_id] = actor
         self.highest_table = max(self.highest_table, number)
         return actor
+
+    def _config(self, number: int, reading: ClockReading) -> TableConfig:
+        hands = self.hands_at.get(number, 0)
+        return level_config(self.record, reading, self._think, self._countdown, number, hands=hands)
+
+    def _hand_ended(self, number: int) -> None:
+        self.hands_at[number] = self.hands_at.get(number, 0) + 1
+
+    def rotation_info(self, number: int) -> dict[str, Any] | None:
+        """Table ``number``'s rotation, its game now and the hands of it left (a cash mixed
+        table's fields: the browser draws them alike); None for a tournament of one game."""
+        actor = self.tables.get(number)
+        if not self.rotation.mixed or actor is None:
+            return None
+        return MixedSchedule(self.rotation, actor.config, self.hands_at.get(number, 0)).info()
 
     # -- what the lobby reads ---------------------------------------------------------------------
 
@@ -228,7 +268,7 @@ class SitAndGo:
         self.in_hand.discard(number)  # settled: its stacks are the hand's, its busted gone
         if self.done or number not in self.tables:
             return False
-        self._take_level()
+        self._take_level(number)
         if not self._hand_for_hand():
             self._balance()
             return number in self.tables
@@ -282,13 +322,18 @@ class SitAndGo:
 
         asyncio.get_running_loop().create_task(close(), name=f"sng-{self.record.id}-table-{number}-close")
 
-    def _take_level(self) -> None:
-        """The level of the moment, read as the next hand is dealt: its stakes for the tables."""
+    def _take_level(self, dealing: int) -> None:
+        """The level of the moment, read as table ``dealing``'s next hand is dealt: its stakes
+        for the tables (a table in a hand keeps its hand's), and that table's game of the moment."""
         reading = self.reading()
         if reading.level_number != self.level:
             self.level = reading.level_number
             for number, actor in self.tables.items():
-                actor.set_config(level_config(self.record, reading, self._think, self._countdown, number))
+                actor.set_config(self._config(number, reading))
+        actor = self.tables[dealing]
+        config = self._config(dealing, reading)
+        if actor.config != config:
+            actor.set_config(config)
 
     async def hand_started(self, number: int, hand_id: str) -> None:
         self.dealing.add(number)
@@ -308,7 +353,10 @@ class SitAndGo:
         stacks = {end.accounts[seat]: result.final_stacks[seat] for seat in end.accounts}
         actor = self.tables[number]
         names = {seat: state.name for seat, state in actor.seats.items()}
-        phh, text = operator_histories(end.hand, end.hand_id, names, end.table_name, end.time_banks)
+        counts = end.protected_counts  # the day's protected all-ins, as the table said them
+        phh, text = operator_histories(
+            end.hand, end.hand_id, names, end.table_name, end.time_banks, protected_counts=counts
+        )
         await self.store.tournaments.finish_hand(
             self.record.id,
             end.hand_id,
