@@ -145,8 +145,8 @@ def serve_room(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """`studpoker serve` on a free port with its default tables, no bots and a short clock."""
     settings = {
-        # Every test module finds empty tables of its own.
-        "default_table_copies": 3,
+        # Every test module finds empty tables of its own (5 copies: the suite outgrew 3).
+        "default_table_copies": 5,
         # No time bank: a decision times out when its countdown ends (test_time_bank.py has one).
         "time_bank_max_seconds": 0,
     }

@@ -69,7 +69,8 @@ export class ActionBar {
     this.buttons = [];
     this.pre = null; // the ticked pre-action
     this.handId = null;
-    addEventListener("keydown", (e) => this.key(e));
+    this.keyboard = new AbortController(); // let go by dispose()
+    addEventListener("keydown", (e) => this.key(e), { signal: this.keyboard.signal });
     for (const [value, label] of PRE_ACTIONS) {
       const l = document.createElement("label");
       l.className = "check";
@@ -80,6 +81,11 @@ export class ActionBar {
       });
       this.preEl.appendChild(l);
     }
+  }
+
+  /** Let the page's keyboard go (a closed tile's bar): its keys act nowhere any more. */
+  dispose() {
+    this.keyboard.abort();
   }
 
   clearPre() {

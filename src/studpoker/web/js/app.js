@@ -1,27 +1,30 @@
-// The client's entry point: routing (#/ lobby, #/table/ID table), login, the socket, and the
-// wiring between the table state and the views.
+// The client's entry point: routing (#/ lobby, #/table/ID table), the socket and its messages,
+// the single table's page, and the wiring between the table state and the views. The header's
+// account and the log-in dialogs are account.js's, the buy-in dialog sit_dialog.js's, the
+// settings page_settings.js's, the toast and the tab title's turn alert notices.js's.
 
-import { api, ApiError, getToken, setToken } from "./api.js";
-import { setFourColour, isFourColour } from "./cards.js";
+import { api, getToken, setToken } from "./api.js";
+import { Account } from "./account.js";
 import { SeatControls } from "./actions.js";
 import { BlindsChoice } from "./blinds.js";
-import { HistoryPanel } from "./history.js";
+import { Histories } from "./histories.js";
 import { Replayer } from "./replayer.js";
 import { Lobby } from "./lobby.js";
 import { SeedKeeper } from "./seeds.js";
 import { StatsPage } from "./stats.js";
-import { visibleCards } from "./deal_check.js";
 import { Socket } from "./socket.js";
-import { onSoundChange, setSound, soundOn } from "./sound.js";
+import { applySettings, wireSettings } from "./page_settings.js";
+import { SitDialog } from "./sit_dialog.js";
 import { TableSession, statusText, structureText } from "./table_session.js";
 import { Tiles, tilesHash } from "./tiles.js";
 import { LiveCardsTray } from "./live_cards.js";
 import { LobbyTags, NotesBook } from "./notes.js";
 import { Shortcuts, loadShortcuts, onShortcutsChange } from "./shortcuts.js";
-import { money, escapeHtml } from "./format.js";
+import { escapeHtml } from "./format.js";
+import { flashTitle, toast } from "./notices.js";
 import { ChatPanel } from "./chat.js";
 import { logContext } from "./dealer_log.js";
-import { ChipsPanel, topupText } from "./chips.js";
+import { ChipsPanel } from "./chips.js";
 import { WaitListUI } from "./wait_list.js";
 import { Tournaments, movedTo } from "./tournaments.js";
 
@@ -51,15 +54,6 @@ app.onState = (st, reason) => onState(st, reason);
 
 // ------------------------------------------------------------------------------ small helpers
 
-let toastTimer = null;
-function toast(text) {
-  const el = $("#toast");
-  el.textContent = text;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (el.hidden = true), 4000);
-}
-
 function setConn(status) {
   if (status !== "open") app.lobbyLive = false;
   document.body.dataset.conn = status;
@@ -69,48 +63,25 @@ function setConn(status) {
 
 // ------------------------------------------------------------------------------ account
 
-async function refreshMe() {
-  if (!getToken()) {
-    app.me = null;
-  } else {
-    try {
-      app.me = await api.me();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setToken(null);
-      app.me = null;
+// the header's account and bankroll, the log-in form and dialog, Log out and + (account.js)
+const account = new Account(app, {
+  toast,
+  loaded: (me) => loadPlayerTools(me),
+  connect: () => connect(),
+  loadTables: () => loadTables(),
+  heroStack: () => app.view?.seats.find((s) => s.isHero)?.stack ?? 0,
+  loggedIn: (seat, tableId) => {
+    // back to the seat the guest clicked: the socket reconnects as the account (see onState)
+    if (tableId === null) {
+      if (app.state) app.state.myAccount = app.me.id;
+      app.seatWanted = seat;
+    } else {
+      tiles.loggedIn(app.me.id, tableId, seat);
     }
-  }
-  renderMe();
-  loadPlayerTools(app.me);
-  return app.me;
-}
-
-function renderMe() {
-  const me = app.me;
-  $("#me").hidden = !me;
-  $("#logout").hidden = !me;
-  $("#auth").hidden = Boolean(me);
-  $("#lobby-stats").hidden = !me;
-  if (me) {
-    $("#me-name").textContent = me.name;
-    $("#me-bankroll").textContent = money(me.bankroll);
-  }
-}
-
-async function authSubmit(kind) {
-  const name = $("#auth-name").value.trim();
-  const password = $("#auth-password").value;
-  $("#auth-error").textContent = "";
-  if (!$("#auth-form").reportValidity()) return;
-  try {
-    await (kind === "register" ? api.register(name, password) : api.login(name, password));
-    await refreshMe();
     connect();
-    loadTables();
-  } catch (err) {
-    $("#auth-error").textContent = err.message;
-  }
-}
+  },
+});
+const refreshMe = () => account.refresh();
 
 // ------------------------------------------------------------------------------ socket
 
@@ -192,7 +163,7 @@ function onMessage(msg) {
     return;
   }
   if (!st || msg.table_id !== st.tableId) return;
-  if (msg.type === "your_turn") flashTitle();
+  if (msg.type === "your_turn") flashTitle(app); // a visual alert in the tab title (notices.js)
   const applied = main.apply(msg);
   if (applied === "snapshot") {
     chatPanel.snapshot(msg, logContext(st));
@@ -201,18 +172,7 @@ function onMessage(msg) {
   const changed = applied === "changed";
   if (changed) chatPanel.dealer.message(msg, logContext(st));
   if (changed && msg.type === "hand_finished") {
-    const names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
-    const dealtIn = Boolean(st.yourSeat && st.handSeats?.includes(st.yourSeat));
-    const visible = st.hand ? visibleCards(st.hand, st.yourSeat, msg.result) : null;
-    const live = {
-      deal: st.deal?.handId === msg.hand_id ? st.deal : null,
-      mine: (visible ?? []).filter((v) => v.mine).map((v) => v.card),
-      seen: visible?.map((v) => v.card) ?? null,
-      sent: seeds.recordFor(st.myAccount, msg.hand_id),
-      seat: st.yourSeat,
-      handSeats: st.handSeats ?? null,
-    };
-    history.add(msg, { dealtIn, names, live });
+    histories.add(histories.main, st, msg, seeds);
     refreshMe();
   }
 }
@@ -231,6 +191,8 @@ const main = new TableSession({
   decorateSeat: (plate, seat) => (notes.decoratePlate(plate, seat), seatControls.decoratePlate(plate, seat)),
 });
 const clock = main.clock;
+// the History panel: the single table's hands, or a tile's (histories.js)
+const histories = new Histories($("#history"));
 const tiles = new Tiles($("#view-tiles"), {
   socket: () => app.socket,
   seeds,
@@ -240,6 +202,8 @@ const tiles = new Tiles($("#view-tiles"), {
   decorateSeat: (plate, seat) => notes.decoratePlate(plate, seat),
   chipsDialog: $("#chips-dialog"),
   refreshMe: () => refreshMe(),
+  askSeat: (seat, how) => sitDialog.ask(seat, how),
+  histories,
 });
 app.sessions = () => (tiles.open ? tiles.sessions() : app.state ? [main] : []); // the open tables' sessions
 app.tiles = tiles; // for the tests
@@ -251,7 +215,6 @@ const seatControls = new SeatControls($("#action-bar"), {
 const blindsChoice = new BlindsChoice($("#action-bar"), {
   send: (m) => Boolean(app.state && app.socket?.send({ ...m, table_id: app.state.tableId })),
 });
-const history = new HistoryPanel($("#history"));
 const replayer = new Replayer($("#view-replay"));
 const statsPage = new StatsPage($("#stats"), { me: () => app.me });
 
@@ -264,7 +227,8 @@ const shortcuts = new Shortcuts({
   help: $("#help-overlay"),
   settings: $("#shortcut-settings"),
   handlers: {
-    history: () => app.tableId && setHistoryOpen($("#history").hidden),
+    // in tiles: the History of the table that has the keyboard (tiles.js)
+    history: () => (tiles.open ? tiles.toggleHistory() : app.tableId && setHistoryOpen($("#history").hidden)),
     live_cards: () => app.tableId && tray.toggle(),
   },
 });
@@ -446,7 +410,7 @@ function onState(st, reason) {
   tray.render(view);
   seatControls.update(view);
   blindsChoice.update(view);
-  bankrollFollows(st);
+  account.follow(st);
   chipsPanel.render(view);
   waitList.render(view);
   // the history panel covers the table on a phone (and hides the action bar): it says your turn
@@ -478,102 +442,18 @@ function onState(st, reason) {
   }
 }
 
-// The header bankroll moves when chips go between it and your seat (a buy-in, chips added, a
-// cash-out): each shows as a change of your seat in the seat list (the server sends it once the
-// move is in the database), and the bankroll is then read again from /api/me, which cannot be
-// wrong. (In a hand the seat list keeps the stack the hand began with.)
-let bankrollTimer = null;
-function bankrollFollows(st) {
-  const mine = app.me ? st.seats.find((s) => s.account_id === app.me.id) : null;
-  const key = `${st.tableId}:${mine ? `${mine.seat}:${mine.stack}` : "-"}`;
-  if (app.bankrollKey !== undefined && app.bankrollKey !== key && app.bankrollKey.startsWith(`${st.tableId}:`)) {
-    clearTimeout(bankrollTimer);
-    bankrollTimer = setTimeout(refreshMe, 60); // one read for the changes of a moment
-  }
-  app.bankrollKey = key;
-}
-
-// a visual alert in the tab title while it is your turn (the chime may be muted)
-let titleTimer = null;
-function flashTitle() {
-  clearInterval(titleTimer);
-  let on = false;
-  titleTimer = setInterval(() => {
-    if (!app.state?.yourTurn) {
-      clearInterval(titleTimer);
-      if (app.view) document.title = `${app.view.name}: ${app.view.gameName}`;
-      return;
-    }
-    on = !on;
-    document.title = on ? "▶ Your turn!" : `${app.view?.name ?? "studpoker"}`;
-  }, 900);
-}
 
 // ------------------------------------------------------------------------------ seats
 
+// the buy-in dialog, or for a guest the log-in dialog (sit_dialog.js, account.js)
+const sitDialog = new SitDialog({ me: () => app.me, login: (seat, tableId) => account.openLogin(seat, tableId) });
 function askSeat(seat) {
-  if (!app.me) {
-    openLogin(seat);
-    return;
-  }
-  const view = app.view;
-  const stakes = view?.stakes ?? {};
-  const big = stakes.big ?? 100;
-  const min = stakes.minBuyIn ?? big * 10;
-  const max = stakes.maxBuyIn ?? big * 100;
-  const bankroll = app.me.bankroll;
-  const suggested = Math.min(max, Math.max(min, Math.min(bankroll, big * 40)));
-  $("#sit-seat").textContent = String(seat);
-  $("#sit-buyin").value = money(suggested); // the same two decimals as everywhere
-  $("#sit-buyin").min = String(min / 100);
-  $("#sit-buyin").max = String(Math.min(max, bankroll) / 100);
-  $("#sit-range").textContent = `Between ${money(min)} and ${money(max)}; you have ${money(bankroll)}.`;
-  const dialog = $("#sit-dialog");
-  dialog.dataset.seat = String(seat);
-  dialog.returnValue = "";
-  dialog.showModal();
+  sitDialog.ask(seat, {
+    view: app.view,
+    send: (m) => (app.state && m.table_id === app.state.tableId ? app.socket.send(m) : null),
+    sat: (sent, tableId, buyIn) => chipsPanel.sat(sent, tableId, buyIn), // the auto top-up follows the buy-in
+  });
 }
-
-$("#sit-dialog").addEventListener("close", () => {
-  const dialog = $("#sit-dialog");
-  if (dialog.returnValue !== "ok" || !app.state) return;
-  const buyIn = Math.round(Number($("#sit-buyin").value) * 100);
-  const sent = app.socket.send({ type: "sit", table_id: app.state.tableId, seat: Number(dialog.dataset.seat), buy_in: buyIn });
-  chipsPanel.sat(sent, app.state.tableId, buyIn); // the auto top-up follows the buy-in
-});
-
-// A guest's "Sit here": log in (or create an account) in a dialog over the table, then the
-// same seat is offered (the socket reconnects as the account and joins the table again).
-function openLogin(seat) {
-  const dialog = $("#login-dialog");
-  dialog.dataset.seat = String(seat);
-  $("#login-seat").textContent = String(seat);
-  $("#login-error").textContent = "";
-  dialog.showModal();
-  $("#login-name").focus();
-}
-
-$("#login-form").addEventListener("submit", async (e) => {
-  const kind = e.submitter?.value;
-  if (kind !== "login" && kind !== "register") return; // Cancel: the dialog closes
-  e.preventDefault();
-  const name = $("#login-name").value.trim();
-  const password = $("#login-password").value;
-  $("#login-error").textContent = "";
-  try {
-    await (kind === "register" ? api.register(name, password) : api.login(name, password));
-  } catch (err) {
-    $("#login-error").textContent = err.message;
-    return;
-  }
-  const dialog = $("#login-dialog");
-  dialog.close();
-  await refreshMe();
-  if (!app.me) return;
-  if (app.state) app.state.myAccount = app.me.id;
-  app.seatWanted = Number(dialog.dataset.seat);
-  connect();
-});
 
 for (const [id, type] of [["#sitout-btn", "sit_out"], ["#sitin-btn", "sit_in"], ["#standup-btn", "stand_up"]]) {
   $(id).addEventListener("click", () => app.state && app.socket.send({ type, table_id: app.state.tableId }));
@@ -581,73 +461,16 @@ for (const [id, type] of [["#sitout-btn", "sit_out"], ["#sitin-btn", "sit_in"], 
 
 // ------------------------------------------------------------------------------ settings and boot
 
-function applySettings() {
-  setFourColour(localStorage.getItem("studpoker.fourColour") === "on");
-  $("#opt-fourcolour").checked = isFourColour();
-  renderSound(soundOn());
-  const keys = localStorage.getItem("studpoker.keys") !== "off";
-  $("#opt-keys").checked = keys;
-  document.body.classList.toggle("no-keys", !keys);
-}
-
-$("#opt-fourcolour").addEventListener("change", (e) => {
-  localStorage.setItem("studpoker.fourColour", e.target.checked ? "on" : "off");
-  applySettings();
-  if (app.state) onState(app.state, "settings");
-});
-// the table's mute button and the settings checkbox are one switch (sound.js)
-function renderSound(on) {
-  $("#opt-sound").checked = on;
-  const mute = $("#mute-btn");
-  mute.setAttribute("aria-pressed", String(!on));
-  mute.textContent = on ? "♪ On" : "♪ Off";
-  mute.title = on ? "Turn chime on: mute it" : "Turn chime muted: sound it again";
-  mute.setAttribute("aria-label", mute.title);
-}
-onSoundChange(renderSound);
-$("#opt-sound").addEventListener("change", (e) => setSound(e.target.checked));
-$("#mute-btn").addEventListener("click", () => setSound(!soundOn()));
-$("#opt-keys").addEventListener("change", (e) => {
-  localStorage.setItem("studpoker.keys", e.target.checked ? "on" : "off");
-  applySettings();
-});
-$("#settings-btn").addEventListener("click", () => $("#settings").showModal());
-$("#settings-btn").addEventListener("click", () => shortcuts.renderSettings());
-$("#help-btn").addEventListener("click", () => shortcuts.openHelp());
+wireSettings({ shortcuts, redraw: () => app.state && onState(app.state, "settings") });
 // On a phone the open history panel is modal (CSS: body.history-open hides the action bar);
 // on your turn it shows a cue that brings you back to the table.
 function setHistoryOpen(open) {
-  $("#history").hidden = !open;
-  document.body.classList.toggle("history-open", open);
+  histories.setOpen(open);
   if (open && app.state) onState(app.state, "history");
-  else $("#history-turn").hidden = true;
 }
 $("#history-btn").addEventListener("click", () => setHistoryOpen($("#history").hidden));
 $("#history-close").addEventListener("click", () => setHistoryOpen(false));
 $("#history-turn").addEventListener("click", () => setHistoryOpen(false));
-$("#auth-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  authSubmit("login");
-});
-$("#register-btn").addEventListener("click", () => authSubmit("register"));
-$("#logout").addEventListener("click", async () => {
-  await api.logout();
-  app.socket?.close();
-  app.socket = null;
-  await refreshMe();
-  location.hash = "#/";
-  connect();
-});
-$("#topup").addEventListener("click", async () => {
-  try {
-    const { granted } = await api.topup();
-    await refreshMe();
-    // nothing granted: say why (it is for broke players, once a day)
-    if (!granted) toast(topupText(granted, app.me?.bankroll ?? 0, app.view?.seats.find((s) => s.isHero)?.stack ?? 0));
-  } catch (err) {
-    toast(err.message);
-  }
-});
 // the tile view: the lobby's ticked tables, or this table and the ones added there (tiles.js)
 $("#open-tiles").addEventListener("click", () => tiles.openPicked());
 $("#tile-btn").addEventListener("click", () => app.tableId && (location.hash = tilesHash([app.tableId])));

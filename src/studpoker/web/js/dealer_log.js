@@ -8,7 +8,9 @@
 // server's own event list for this viewer, protocol 1.6): exact whatever was missed, and the
 // lines already seen keep the time they came at. Lines are plain {v, cls, text, at} records: the
 // panel (chat.js) draws them as text, never as HTML. A decision that used the player's time bank
-// says so ("bob calls 1.00 (time bank 12.4 s)": the event's `time_bank`, R-TIME-BANK).
+// says so ("bob calls 1.00 (time bank 12.4 s)": the event's `time_bank`, R-TIME-BANK). A
+// timeout's line has the table's words ("bob timed out: protected all-in (1 of 2 today)"), from
+// its `timed_out` event or, in a snapshot (a reload, a tab just opened), its `timeout_notes`.
 //
 // The showdown is not given away early: the table turns the shown hands up one by one and puts
 // the result banner up after the last (table.js), and it reports each drawing to
@@ -141,6 +143,7 @@ export class HandLog {
       case "timeout": {
         const what = TIMEOUTS[ev.detail] ?? String(ev.detail ?? "").replace(/_/g, " ");
         const line = this.push(v, "timeout", `${this.who(seat)} timed out: ${what}${bankNote(ev.time_bank)}`, at);
+        line.seat = seat; // a snapshot's words for it find it by its seat
         if (ev.time_bank) line.bank = ev.time_bank;
         break;
       }
@@ -220,6 +223,43 @@ export class HandLog {
     if (line && event.text) line.text = event.text + bankNote(line.bank);
     else if (event.text) this.push(null, "timeout", event.text, at);
   }
+
+  /** A snapshot's words for the hand's timeouts (`timeout_notes`, protocol 1.7, oldest first):
+   *  each on the next timeout line of its seat (a seat leaving the table gets no words). */
+  timeoutNotes(notes) {
+    const open = this.lines.filter((l) => l.cls === "timeout" && l.seat !== undefined);
+    for (const note of notes ?? []) {
+      const i = open.findIndex((l) => l.seat === note.seat);
+      if (i < 0 || !note.text) continue;
+      open[i].text = note.text + bankNote(open[i].bank);
+      open.splice(i, 1);
+    }
+  }
+}
+
+/**
+ * What the status line says after the events of a snapshot (`hand_events`) as it said it live
+ * (state.js `lastAction`): the street's last action, or the table's words for the timeout that
+ * made it (`timeout_notes`: "bob timed out: folded"); null at a street's start.
+ */
+export function lastSaid(events, notes) {
+  const words = new Map(); // seat -> its timeouts' words not yet placed, oldest first
+  for (const note of notes ?? []) words.set(note.seat, [...(words.get(note.seat) ?? []), note]);
+  let last = null;
+  let timedOut = null; // the words of a timeout, said after the action the clock made
+  for (const ev of events ?? []) {
+    if (ev.kind === "street" || ev.kind === "hand_start") {
+      last = null;
+    } else if (ev.kind === "timeout") {
+      const note = words.get(ev.seat)?.shift();
+      timedOut = note?.text ? { seat: ev.seat, action: "timed_out", text: note.text } : null;
+      if (ev.detail === "protected_all_in") [last, timedOut] = [timedOut ?? last, null];
+    } else if (ev.kind === "action") {
+      last = timedOut?.seat === ev.seat ? timedOut : { seat: ev.seat, action: ev.action, amount: ev.amount };
+      timedOut = null;
+    }
+  }
+  return last;
 }
 
 /** What the log needs of table state `st` (state.js): seat names, the viewer's seat, the game. */
@@ -335,6 +375,7 @@ export class DealerLog {
         const old = seen.get(line.v);
         if (old && old.cls === "timeout" && line.cls === "timeout") line.text = old.text;
       }
+      hand.timeoutNotes(msg.timeout_notes); // the table's words, for a tab that never had them
     }
     this.save();
     this.onChange();

@@ -5,33 +5,18 @@
 // steps through them (buttons, arrow keys, play/pause), with the action list beside the table.
 // A decision's step says what the table said of it (its `notes`: the time bank used, what the
 // clock did), under its line in the list and under the player's plate while it is shown.
+// The drawing is in replayer_table.js (the table), replayer_equity.js (the equity panel) and
+// replayer_steps.js (the action list and the notes).
 
 import { api, getToken } from "./api.js";
-import { cardElement, cardsHtml } from "./cards.js";
 import { escapeHtml, money, streetName } from "./format.js";
-import { drawnPots } from "./state.js";
-import { seatPosition } from "./table.js";
+import { renderEquity } from "./replayer_equity.js";
+import { stepText } from "./replayer_steps.js";
+import { renderTable } from "./replayer_table.js";
+
+export { methodText } from "./replayer_equity.js";
 
 const PLAY_MS = 1100; // one step per tick while playing
-
-const VERBS = { fold: "folds", check: "checks", call: "calls", bring_in: "brings in for", complete: "completes to", bet: "bets", raise: "raises to" };
-
-/** A seat's cards in dealing order: in stud two down, the up cards, then the 7th-street card. */
-function seatCards(s) {
-  const down = s.down.map((card) => ({ card, up: false }));
-  return [...down.slice(0, 2), ...s.up.map((card) => ({ card, up: true })), ...down.slice(2)];
-}
-
-/** Equity as a percentage with one decimal ("37.2%"). */
-function percent(value) {
-  return `${(value * 100).toFixed(1)}%`;
-}
-
-/** How the equity was worked out: "exact", "sampled 100,000 deals", "result". */
-export function methodText(equity) {
-  if (equity.method === "result") return "result: the share of the pots each player won";
-  return equity.exact ? "exact" : `sampled ${equity.deals.toLocaleString("en-US")} deals`;
-}
 
 export class Replayer {
   constructor(root) {
@@ -286,171 +271,9 @@ export class Replayer {
     this.$("#replay-next").disabled = this.$("#replay-last").disabled = last;
     const sees = { seat: `as ${this.nameOf(h.viewer)} saw it`, watcher: "as a watcher saw it", everything: "every card the file gives" }[h.sees];
     this.$("#replay-sees").textContent = `${h.game_name} · ${sees}`;
-    this.renderTable(step, last);
-    this.renderEquity();
+    renderTable(this, step, last);
+    renderEquity(this);
     this.renderActions();
-  }
-
-  renderTable(step, last) {
-    const h = this.hand;
-    const table = this.$("#replay-table");
-    const narrow = table.clientWidth < 560 || matchMedia("(max-width: 720px)").matches;
-    const n = h.max_seats;
-    const bottom = h.viewer ?? h.players[0]?.seat ?? 1;
-    const equity = this.equityNow()?.equity;
-    const share = new Map((equity?.players ?? []).map((p) => [p.seat, p.equity]));
-    const won = new Map();
-    if (last) for (const pot of h.result?.pots ?? []) for (const s of pot.shares) won.set(s.seat, (won.get(s.seat) ?? 0) + s.amount);
-    const names = new Map((h.result?.shown ?? []).map((s) => [s.seat, [s.high, s.low].filter(Boolean).join(" / ")]));
-    const shownNow = new Set(step.seats.filter((s) => s.shown).map((s) => s.seat));
-    const frag = document.createDocumentFragment();
-    for (const s of step.seats) {
-      const pos = seatPosition((s.seat - bottom + n) % n, n, narrow);
-      const el = document.createElement("div");
-      el.className = "seat";
-      el.dataset.seat = String(s.seat);
-      el.style.left = `${pos.x}%`;
-      el.style.top = `${pos.y}%`;
-      for (const [flag, cls] of [[pos.top, "top"], [s.seat === h.viewer, "hero"], [s.folded, "folded"], [s.all_in, "all-in"], [step.seat === s.seat, "to-act"], [won.get(s.seat) > 0, "winner"]]) {
-        if (flag) el.classList.add(cls);
-      }
-      const cards = document.createElement("div");
-      cards.className = "cards";
-      for (const c of seatCards(s)) {
-        const hiddenFromOthers = s.seat === h.viewer && !c.up && c.card !== null && !s.shown;
-        cards.appendChild(cardElement(c.card, { hiddenFromOthers }));
-      }
-      const plate = document.createElement("div");
-      plate.className = "plate";
-      const tag = s.mucked ? "Mucked" : s.folded ? "Folded" : s.all_in ? "All-in" : null;
-      plate.innerHTML =
-        `<div class="name">${escapeHtml(this.nameOf(s.seat))}</div><div class="stack">${escapeHtml(this.amount(s.stack))}</div>` +
-        (tag ? `<span class="tag ${tag === "All-in" ? "allin" : ""}">${tag}</span>` : "");
-      el.append(cards, plate);
-      if (step.seat === s.seat && step.notes.length) plate.appendChild(this.plateNote(s.seat, step.notes));
-      if (share.has(s.seat)) {
-        const bar = document.createElement("div");
-        bar.className = "replay-seat-equity";
-        bar.innerHTML = `<span style="width:${(share.get(s.seat) * 100).toFixed(1)}%"></span><b>${percent(share.get(s.seat))}</b>`;
-        el.appendChild(bar);
-      }
-      if (last && (won.get(s.seat) || (shownNow.has(s.seat) && names.get(s.seat)))) {
-        const hn = document.createElement("div");
-        hn.className = "hand-name";
-        hn.innerHTML = [names.get(s.seat) ? escapeHtml(names.get(s.seat)) : "", won.get(s.seat) ? `<span class="won">+${escapeHtml(this.amount(won.get(s.seat)))}</span>` : ""].filter(Boolean).join(" · ");
-        el.appendChild(hn);
-      }
-      frag.appendChild(el);
-      if (s.bet > 0 && !last) {
-        const bet = document.createElement("div");
-        bet.className = "bet";
-        bet.style.left = `${50 + (pos.x - 50) * 0.58}%`;
-        bet.style.top = `${50 + (pos.y - 50) * 0.5}%`;
-        bet.innerHTML = `<span class="chip"></span>${escapeHtml(this.amount(s.bet))}`;
-        frag.appendChild(bet);
-      }
-      if (s.seat === h.button) {
-        const marker = document.createElement("div");
-        marker.className = "marker button";
-        marker.textContent = "D";
-        marker.style.left = `${50 + (pos.x - 50) * 0.74 + (pos.x < 50 ? 3.5 : -3.5)}%`;
-        marker.style.top = `${50 + (pos.y - 50) * 0.72}%`;
-        frag.appendChild(marker);
-      }
-    }
-    this.$("#replay-seats").replaceChildren(frag);
-    this.renderCenter(step, last);
-  }
-
-  /** The pots of the last step up to `step` with no bet in front of any seat (none: no pot yet). */
-  gatheredPots(step) {
-    const steps = this.hand.steps;
-    for (let i = steps.indexOf(step); i >= 0; i--) {
-      if (steps[i].seats.every((s) => !s.bet)) return steps[i].pots;
-    }
-    return [];
-  }
-
-  renderCenter(step, last) {
-    const h = this.hand;
-    const c = this.$("#replay-center");
-    c.replaceChildren();
-    if (!last) {
-      // the pots in the middle: those a step carried (server/replays.py) when no bet was out, at
-      // this street's start (a step's own pots count the bets in front of the seats too)
-      const pots = drawnPots(this.gatheredPots(step));
-      if (pots.length) {
-        const box = document.createElement("div");
-        box.className = "pots";
-        for (const p of pots) {
-          const el = document.createElement("div");
-          el.className = "pot";
-          el.innerHTML = `<span class="chip"></span><span class="label">${escapeHtml(p.label)}</span> ${escapeHtml(this.amount(p.amount))}`;
-          box.appendChild(el);
-        }
-        c.appendChild(box);
-      }
-    }
-    if (step.board.length) {
-      const board = document.createElement("div");
-      board.className = "board";
-      for (const card of step.board) board.appendChild(cardElement(card));
-      if (h.button === null) {
-        // stud has no board: a card on it is the community card (the deck ran short)
-        const label = document.createElement("div");
-        label.className = "board-label";
-        label.textContent = "Community card";
-        c.appendChild(label);
-      }
-      c.appendChild(board);
-    }
-    if (last) {
-      const banner = document.createElement("div");
-      banner.className = "result-banner";
-      const pots = h.result?.pots ?? [];
-      banner.innerHTML = pots
-        .map((pot) => {
-          const label = pots.length > 1 ? (pot.index === 0 ? "Main pot" : `Side pot ${pot.index}`) : "Pot";
-          const shares = pot.shares.map((s) => `${escapeHtml(this.nameOf(s.seat))} wins <b>${escapeHtml(this.amount(s.amount))}</b>${s.half === "high" || s.half === "low" ? ` (${s.half})` : ""}`);
-          return `${label} ${escapeHtml(this.amount(pot.amount))}: ${shares.join(", ")}`;
-        })
-        .join("<br>") + (h.rake ? `<br><span class="muted">rake ${escapeHtml(this.amount(h.rake))}</span>` : "");
-      c.appendChild(banner);
-    } else {
-      const label = document.createElement("div");
-      label.className = "street-label";
-      label.textContent = streetName(step.street);
-      c.appendChild(label);
-    }
-  }
-
-  renderEquity() {
-    const box = this.$("#replay-equity");
-    const at = this.equityNow();
-    if (!at) {
-      box.innerHTML = `<p class="muted small">Each player's equity appears once the cards are dealt.</p>`;
-      return;
-    }
-    const when = at.equity?.method === "result" ? "the result" : at.kind === "expose" ? "the hands turned up" : streetName(at.street);
-    if (!at.equity) {
-      box.innerHTML = `<p class="muted small">${escapeHtml(when)}: ${escapeHtml(at.equity_note)}</p>`;
-      return;
-    }
-    const rows = at.equity.players
-      .map((p) => {
-        const split = p.high !== null && p.low !== null ? `<span class="muted small"> high ${percent(p.high)} · low ${percent(p.low)}</span>` : "";
-        return (
-          `<div class="equity-row" data-seat="${p.seat}" data-equity="${p.equity}">` +
-          `<span class="who">${escapeHtml(this.nameOf(p.seat))}</span>` +
-          `<span class="equity-bar"><span style="width:${(p.equity * 100).toFixed(1)}%"></span></span>` +
-          `<span class="pct">${percent(p.equity)}</span>${split}</div>`
-        );
-      })
-      .join("");
-    box.innerHTML =
-      `<div class="equity-when small">at ${escapeHtml(when)}, from the cards ${this.hand.sees === "everything" ? "the file gives" : this.hand.sees === "watcher" ? "a watcher saw" : "you saw"}</div>` +
-      rows +
-      `<div class="equity-method small muted" data-equity-method="${escapeHtml(at.equity.method)}">${escapeHtml(methodText(at.equity))}</div>`;
   }
 
   renderActions() {
@@ -458,7 +281,7 @@ export class Replayer {
     const h = this.hand;
     if (list.dataset.hand !== `${h.hand}:${this.hands.indexOf(h)}` || list.childElementCount !== h.steps.length) {
       list.dataset.hand = `${h.hand}:${this.hands.indexOf(h)}`;
-      list.innerHTML = h.steps.map((s) => `<li data-step="${s.index}" data-kind="${s.kind}">${this.stepText(s)}</li>`).join("");
+      list.innerHTML = h.steps.map((s) => `<li data-step="${s.index}" data-kind="${s.kind}">${stepText(this, s)}</li>`).join("");
     }
     for (const li of list.children) {
       li.classList.toggle("current", Number(li.dataset.step) === this.index);
@@ -472,70 +295,6 @@ export class Replayer {
       const frame = box.getBoundingClientRect();
       if (line.top < frame.top) box.scrollTop -= frame.top - line.top;
       else if (line.bottom > frame.bottom) box.scrollTop += line.bottom - frame.bottom;
-    }
-  }
-
-  /** A decision's notes under its player's plate, his name (the plate has it) left out. */
-  plateNote(seat, notes) {
-    const name = `${this.nameOf(seat)} `;
-    const note = document.createElement("div");
-    note.className = "timeout-note replay-note";
-    note.textContent = notes.map((n) => (n.startsWith(name) ? n.slice(name.length) : n)).join("; ");
-    note.title = notes.join("\n");
-    return note;
-  }
-
-  /** One step as a line of the action list (HTML), with its notes under it. */
-  stepText(step) {
-    const notes = step.notes.map((n) => `<div class="replay-note muted small">${escapeHtml(n)}</div>`).join("");
-    return this.stepLine(step) + notes;
-  }
-
-  stepLine(step) {
-    const who = (seat) => `<b>${escapeHtml(this.nameOf(seat))}</b>`;
-    const pots = this.hand.result?.pots ?? [];
-    const events = step.events;
-    switch (step.kind) {
-      case "post":
-        return events
-          .filter((e) => e.kind === "post_ante" || e.kind === "post_blind")
-          .map((e) => `${who(e.seat)} posts ${e.kind === "post_ante" ? "the ante" : `the ${e.detail} blind`} ${escapeHtml(this.amount(e.amount))}`)
-          .join(", ");
-      case "deal": {
-        const board = events.filter((e) => e.kind === "deal_board").flatMap((e) => e.cards ?? []);
-        const mine = events.filter((e) => e.kind === "deal" && e.seat === this.hand.viewer).flatMap((e) => e.cards ?? []);
-        const shown = board.length ? ` ${cardsHtml(board)}` : mine.length ? ` · you get ${cardsHtml(mine)}` : "";
-        return `<span class="street">${escapeHtml(streetName(step.street))}</span>${shown}`;
-      }
-      case "action": {
-        const amount = step.action === "call" ? step.added : step.amount;
-        const paid = ["fold", "check"].includes(step.action) ? "" : ` ${escapeHtml(this.amount(amount))}`;
-        // a timeout's words are in the step's notes ("bob timed out: folded")
-        return `${who(step.seat)} ${VERBS[step.action] ?? escapeHtml(step.action)}${paid}${step.all_in ? " and is all-in" : ""}`;
-      }
-      case "timeout":
-        return `${who(step.seat)} is all-in under disconnect protection`;
-      case "expose":
-        return "The hands are turned up for the all-in run-out";
-      case "show": {
-        const e = events.find((x) => x.kind === "show");
-        return `${who(step.seat)} shows ${cardsHtml(e?.cards ?? [])}${e?.detail ? ` (${escapeHtml(e.detail)})` : ""}`;
-      }
-      case "muck":
-        return `${who(step.seat)} mucks`;
-      case "return":
-        return `Uncalled ${escapeHtml(this.amount(step.amount))} returned to ${who(step.seat)}`;
-      case "award":
-        return events
-          .filter((e) => e.kind === "award")
-          .map((e) => {
-            const pot = pots.length > 1 ? (e.pot === 0 ? " from the main pot" : ` from side pot ${e.pot}`) : "";
-            const half = e.detail === "high" || e.detail === "low" ? ` (${e.detail})` : "";
-            return `${who(e.seat)} wins ${escapeHtml(this.amount(e.amount))}${pot}${half}`;
-          })
-          .join("; ");
-      default:
-        return escapeHtml(step.kind);
     }
   }
 }

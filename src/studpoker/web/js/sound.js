@@ -1,5 +1,6 @@
 // A short two-tone chime made with Web Audio (no sound files), played when it is your turn, and
-// the sound switch (the table's mute button and the settings checkbox both follow it).
+// the sound switch: one for the whole page (the table's mute button, each tile's, and the settings
+// checkbox all follow it).
 //
 // Browsers start an AudioContext only inside a user gesture, and not every event counts: a
 // touch's pointerdown or an Escape key does not. So the page keeps listening to the gestures
@@ -28,6 +29,28 @@ export function soundOn() {
 export function onSoundChange(fn) {
   watchers.add(fn);
   return () => watchers.delete(fn);
+}
+
+/**
+ * A mute button (the single table's, each tile's): pressed while the chime is muted, and a click
+ * switches the page's one sound setting, which every such button and the settings checkbox show.
+ * Returns the function that lets the button go (a closed tile's).
+ */
+export function wireMuteButton(button) {
+  const draw = (on) => {
+    button.setAttribute("aria-pressed", String(!on));
+    button.textContent = on ? "♪ On" : "♪ Off";
+    button.title = on ? "Turn chime on: mute it" : "Turn chime muted: sound it again";
+    button.setAttribute("aria-label", button.title);
+  };
+  const click = () => setSound(!enabled);
+  draw(enabled);
+  button.addEventListener("click", click);
+  const stop = onSoundChange(draw);
+  return () => {
+    stop();
+    button.removeEventListener("click", click);
+  };
 }
 
 /** Whether the chime can be heard now (the context runs). */

@@ -1,6 +1,8 @@
 // The statistics page: #/stats (yours: hands, results, bb/100, the figures per game and the
 // plot of your cumulative results) and #/stats/NAME (another player's public figures: no money).
 // From REST GET /api/me/stats and GET /api/players/{name}/stats (docs/client.md "Statistics").
+// A switch reads the cash hands or the tournament hands (?kind=tournament): tournament amounts
+// are tournament chips (the answer's units), never money, so they are shown as whole chips.
 
 import { ApiError, getToken } from "./api.js";
 import { escapeHtml, money } from "./format.js";
@@ -27,7 +29,15 @@ async function getJson(path) {
   return data;
 }
 
-const signed = (cents) => (cents > 0 ? `+${money(cents)}` : money(cents));
+// The kinds of hands the REST reads (?kind=), as the switch offers them.
+const KINDS = [
+  ["cash", "Cash tables"],
+  ["tournament", "Tournaments"],
+];
+
+/** An amount in the answer's units: money (cents) or whole tournament chips. */
+const amount = (value, units = "cents") => (units === "chips" ? `${Math.round(value)} chips` : money(value));
+const signed = (value, units = "cents") => (value > 0 ? `+${amount(value, units)}` : amount(value, units));
 const percent = (rate) => (rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)}%`);
 
 function figureCell(figure, title) {
@@ -41,12 +51,16 @@ export class StatsPage {
     this.me = me; // () => the logged-in account or null
     this.name = null; // null: the caller's own page
     this.game = "";
+    this.kind = "cash"; // the hands read: cash or tournament
     this.serial = 0; // answers to an older request are dropped
   }
 
   /** Open the page: your own (name null) or a player's public figures. */
   async show(name) {
-    if (name !== this.name) this.game = "";
+    if (name !== this.name) {
+      this.game = "";
+      this.kind = "cash";
+    }
     this.name = name;
     const own = name === null;
     const serial = ++this.serial;
@@ -55,7 +69,10 @@ export class StatsPage {
       return;
     }
     this.root.innerHTML = `<h2>${own ? "Your statistics" : `Statistics of ${escapeHtml(name)}`}</h2><p class="muted">Loading…</p>`;
-    const query = this.game ? `?game=${encodeURIComponent(this.game)}` : "";
+    const params = new URLSearchParams();
+    if (this.game) params.set("game", this.game);
+    if (this.kind !== "cash") params.set("kind", this.kind);
+    const query = params.toString() ? `?${params}` : "";
     const path = own ? `/api/me/stats${query}` : `/api/players/${encodeURIComponent(name)}/stats${query}`;
     let data;
     try {
@@ -76,38 +93,44 @@ export class StatsPage {
   }
 
   render(data, own) {
+    const units = data.units ?? "cents";
     const tiles = [["hands", "Hands played", String(data.hands)]];
     if (own) {
-      tiles.push(["net", "Net result", signed(data.net)]);
+      tiles.push(["net", "Net result", signed(data.net, units)]);
       tiles.push(["bb100", "Big bets / 100 hands", data.bb_per_100 === null ? "–" : data.bb_per_100.toFixed(2)]);
-      tiles.push(["net100", "Per 100 hands", data.net_per_100 === null ? "–" : signed(data.net_per_100)]);
+      tiles.push(["net100", "Per 100 hands", data.net_per_100 === null ? "–" : signed(data.net_per_100, units)]);
     }
+    const kinds = KINDS.map(([kind, label]) => `<option value="${kind}"${kind === this.kind ? " selected" : ""}>${label}</option>`);
     const options = [`<option value="">All games</option>`, ...allGames().map(({ code }) => `<option value="${escapeHtml(code)}"${code === this.game ? " selected" : ""}>${escapeHtml(gameName(code))}</option>`)];
-    const span = data.limited ? `Over the last ${data.max_hands} hands only.` : `Over every finished hand (up to the last ${data.max_hands}).`;
+    const which = this.kind === "tournament" ? "tournament hand" : "cash hand";
+    const span = data.limited ? `Over the last ${data.max_hands} ${which}s only.` : `Over every finished ${which} (up to the last ${data.max_hands}).`;
+    const chips = units === "chips" ? " Tournament amounts are tournament chips, not money." : "";
     const privacy = own ? "Your figures are public; your results are shown to you only." : "Results stay private: only the figures of play are public.";
     this.root.innerHTML =
       `<div class="stats-head"><h2>${own ? "Your statistics" : `Statistics of ${escapeHtml(data.name)}`}</h2>` +
+      `<label>Hands <select class="stats-kind" aria-label="Cash or tournament hands">${kinds.join("")}</select></label>` +
       `<label>Game <select class="stats-game">${options.join("")}</select></label>${this.finder()}</div>` +
       `<div class="stats-tiles">${tiles.map(([key, label, value]) => `<div class="stats-tile" data-stat="${key}"><span class="muted small">${label}</span><b>${escapeHtml(value)}</b></div>`).join("")}</div>` +
-      `<p class="muted small">${span} ${privacy}</p>` +
+      `<p class="muted small stats-span" data-kind="${escapeHtml(data.kind ?? this.kind)}">${span}${chips} ${privacy}</p>` +
       this.gamesTable(data, own) +
       (own ? `<h3>Results over hands</h3><div class="stats-plot"></div>` : "");
     if (own) {
       const plot = this.root.querySelector(".stats-plot");
-      if (data.results.length) drawPlot(plot, data.results);
+      if (data.results.length) drawPlot(plot, data.results, { units });
       else plot.innerHTML = `<p class="muted">No finished hands yet: play a few and come back.</p>`;
     }
     this.wire();
   }
 
   gamesTable(data, own) {
-    if (!data.games.length) return `<p class="muted">No finished hands${this.game ? " of this game" : ""}.</p>`;
+    const where = this.kind === "tournament" ? " in tournaments" : " at cash tables";
+    if (!data.games.length) return `<p class="muted">No finished hands${this.game ? " of this game" : ""}${where}.</p>`;
     const head =
       `<th>Game</th><th class="num">Hands</th>` +
       FIGURES.map(([, label, title]) => `<th class="num" title="${escapeHtml(title)}">${label}</th>`).join("") +
       (own ? `<th class="num">Net</th><th class="num">bb/100</th>` : "");
     const rows = data.games.map((g) => {
-      const money_ = own ? `<td class="num" data-net="${g.net}">${signed(g.net)}</td><td class="num">${g.bb_per_100 === null ? "–" : g.bb_per_100.toFixed(2)}</td>` : "";
+      const money_ = own ? `<td class="num" data-net="${g.net}">${signed(g.net, data.units)}</td><td class="num">${g.bb_per_100 === null ? "–" : g.bb_per_100.toFixed(2)}</td>` : "";
       return `<tr data-game="${escapeHtml(g.game)}"><td>${escapeHtml(g.name)}</td><td class="num">${g.hands}</td>${FIGURES.map(([key, , title]) => figureCell(g[key], title)).join("")}${money_}</tr>`;
     });
     const boardGames = data.games.filter((g) => gameOf(g.game).board).map((g) => gameOf(g.game).short_name);
@@ -116,6 +139,10 @@ export class StatsPage {
   }
 
   wire() {
+    this.root.querySelector(".stats-kind")?.addEventListener("change", (e) => {
+      this.kind = e.target.value;
+      this.show(this.name);
+    });
     this.root.querySelector(".stats-game")?.addEventListener("change", (e) => {
       this.game = e.target.value;
       this.show(this.name);
@@ -155,10 +182,10 @@ function el(name, attrs = {}, text = null) {
 
 /**
  * Draw the cumulative results into `host` as inline SVG: one path point per result point
- * ({hand, net}), hand numbers along x, money along y, the zero line, and on hover a marker
+ * ({hand, net}), hand numbers along x, money (or tournament chips: units) along y, the zero line, and on hover a marker
  * and a tooltip with the hand's number and the amount.
  */
-export function drawPlot(host, points, { width = 760, height = 280 } = {}) {
+export function drawPlot(host, points, { width = 760, height = 280, units = "cents" } = {}) {
   const pad = { left: 64, right: 16, top: 14, bottom: 34 };
   const lastHand = points[points.length - 1].hand;
   const nets = points.map((p) => p.net);
@@ -172,7 +199,7 @@ export function drawPlot(host, points, { width = 760, height = 280 } = {}) {
   const axes = el("g", { class: "axes" });
   for (const t of yTicks) {
     axes.append(el("line", { x1: pad.left, x2: width - pad.right, y1: y(t), y2: y(t), class: t === 0 ? "zero" : "grid" }));
-    axes.append(el("text", { x: pad.left - 6, y: y(t) + 4, "text-anchor": "end", class: "tick" }, money(t)));
+    axes.append(el("text", { x: pad.left - 6, y: y(t) + 4, "text-anchor": "end", class: "tick" }, units === "chips" ? String(t) : money(t)));
   }
   for (const t of xTicks) {
     axes.append(el("line", { x1: x(t), x2: x(t), y1: height - pad.bottom, y2: height - pad.bottom + 4, class: "axis" }));
@@ -205,7 +232,7 @@ export function drawPlot(host, points, { width = 760, height = 280 } = {}) {
     marker.setAttribute("cx", x(p.hand));
     marker.setAttribute("cy", y(p.net));
     marker.setAttribute("visibility", "visible");
-    tip.textContent = `Hand ${p.hand}: ${signed(p.net)}`;
+    tip.textContent = `Hand ${p.hand}: ${signed(p.net, units)}`;
     tip.dataset.hand = String(p.hand);
     tip.hidden = false;
     // centred over the point, kept inside the plot at both ends

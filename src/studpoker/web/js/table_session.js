@@ -5,6 +5,7 @@
 
 import { ActionBar } from "./actions.js";
 import { Clock } from "./clock.js";
+import { lastSaid } from "./dealer_log.js";
 import { gameOf } from "./games.js";
 import { money, stakesText } from "./format.js";
 import { yourTurnChime } from "./sound.js";
@@ -68,10 +69,14 @@ export class TableSession {
     if (!st || msg.table_id !== st.tableId) return null;
     if (msg.type === "table_state") {
       st.applySnapshot(msg);
+      // the status line says again what it said last: an action, or a timeout in the table's words
+      if (Array.isArray(msg.hand_events)) st.lastAction = lastSaid(msg.hand_events, msg.timeout_notes);
       // the words the table said of this hand's timeouts (protocol 1.7): a reload says them again
       if (msg.timeout_notes?.length) {
         for (const note of msg.timeout_notes) st.timeouts[note.seat] = note;
         st.emit("timeouts");
+      } else if (st.lastAction) {
+        st.emit("said"); // drawn again with it (the snapshot was drawn before)
       }
       // after a reload mid-hand: the snapshot lists the hand's seeds, ours among them?
       if (this.seeds && st.deal?.handId === msg.hand_id && !st.deal.seed && Array.isArray(msg.client_seeds)) {

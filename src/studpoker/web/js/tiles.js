@@ -4,12 +4,18 @@
 // controls (sit out next hand, leave after this hand, I'm back at the seat: actions.js), the
 // blinds a board game says you owe (blinds.js), the Chips button (the page's chips dialog:
 // chips.js), the live-cards tray (live_cards.js), and the chat with the dealer log, collapsed in
-// the tile's bar with a count of the lines you have not read (chat.js, dealer_log.js).
+// the tile's bar with a count of the lines you have not read (chat.js, dealer_log.js), the
+// History button (the page's History panel with this table's hands, over this tile:
+// histories.js), "Sit here" on an empty seat (the page's buy-in dialog; a guest logs in and is
+// offered that seat again: sit_dialog.js, account.js), and a mute button: the page's one sound
+// switch, so muting one tile mutes the turn chime of every table (sound.js).
 //
 // Every message of a tile's table (its chat lines and chips too) goes to that tile, and so does
 // the answer (ack or error) to whatever a tile sent, found by the message's id. The table that
 // needs you (the one whose turn reached you first) has the ring, the tab title and the keyboard;
 // each table chimes on its own turns. The tables are in the URL, so a reload restores the tiles.
+// A closed tile lets go of what it held in the page: its bar's keys, its mute button, its
+// History panel.
 
 import { SeatControls } from "./actions.js";
 import { BlindsChoice } from "./blinds.js";
@@ -18,6 +24,7 @@ import { ChipsPanel } from "./chips.js";
 import { ShowdownProgress, logContext } from "./dealer_log.js";
 import { escapeHtml } from "./format.js";
 import { LiveCardsTray } from "./live_cards.js";
+import { wireMuteButton } from "./sound.js";
 import { TableSession, statusText, structureText } from "./table_session.js";
 
 export const MAX_TILES = 4;
@@ -31,6 +38,8 @@ const TILE_HTML =
   '<div class="tile-bar"><a class="tile-name"></a><span class="tile-turn" hidden>▶ Your turn</span>' +
   '<button class="ghost small tile-chips" type="button" hidden aria-haspopup="dialog" title="Add chips or rebuy">Chips</button>' +
   '<button class="ghost small tile-live-btn" type="button" aria-pressed="true" hidden title="The up cards seen this hand and your live outs">Live cards</button>' +
+  '<button class="ghost small tile-history" type="button" aria-controls="history" title="This table\'s finished hands">History</button>' +
+  '<button class="ghost small tile-mute" type="button" aria-pressed="false">♪ On</button>' +
   '<details class="tile-log"><summary title="This table\'s chat and dealer log">Chat · log<span class="tile-unread" hidden></span></summary>' +
   '<div class="table-log tile-chat" aria-label="Chat and dealer log"><div class="log-filters" role="group" aria-label="Show">' +
   '<button class="ghost small" type="button" data-filter="all" aria-pressed="true">All</button>' +
@@ -75,7 +84,9 @@ function ownParts(root, suffix) {
 class Tile {
   /**
    * `page`: what the tiles share: send(tableId, message) (the message id, or null), socket(),
-   * seeds, toast, me(), decorateSeat, chipsDialog, refreshMe(), isActive(tile), changed(), name(id).
+   * seeds, toast, me(), decorateSeat, chipsDialog, refreshMe(), isActive(tile), changed(), name(id),
+   * askSeat(seat, {view, send, sat, tableId}) (sit_dialog.js), histories (histories.js),
+   * seatWanted() / seatTaken() (the seat a guest who logged in from this tile comes back to).
    */
   constructor(id, page) {
     this.id = id;
@@ -111,6 +122,7 @@ class Tile {
       socket,
       seeds: page.seeds,
       toast: page.toast,
+      onSit: (seat) => this.askSeat(seat),
       decorateSeat: (plate, seat) => (page.decorateSeat?.(plate, seat), this.seat.decoratePlate(plate, seat)),
       keys: () => page.isActive(this), // the keys act on the table that needs you
       showdown: this.showdown,
@@ -131,13 +143,36 @@ class Tile {
     this.chat.loadMutes(loggedIn);
     this.chips.load(loggedIn);
     this.log.addEventListener("toggle", () => this.log.open && this.readChat());
-    this.session.open(id, page.me()?.id, (st) => this.onState(st));
+    this.unmute = wireMuteButton(part(".tile-mute"));
+    this.history = page.histories.panel(`Hand history · ${page.name(id)}`);
+    part(".tile-history").addEventListener("click", () => page.histories.toggle(this.history, el));
+    this.session.open(id, page.me()?.id, (st, reason) => this.onState(st, reason));
     if (page.socket()?.isOpen()) this.session.join();
   }
 
   close() {
     this.session.close();
+    this.session.actionBar.dispose(); // its keys: a closed tile's bar must not act
+    this.unmute();
+    this.page.histories.drop(this.history);
     if (this.chips.owns()) this.page.chipsDialog.close();
+  }
+
+  /** An empty seat's "Sit here": the buy-in dialog for this table (a guest: the log-in dialog). */
+  askSeat(seat) {
+    this.page.askSeat(seat, {
+      view: this.session.view,
+      send: (message) => this.page.send(this.id, message),
+      sat: (sent, tableId, buyIn) => this.chips.sat(sent, tableId, buyIn), // the auto top-up follows it
+      tableId: this.id,
+    });
+  }
+
+  /** The page logged in as `accountId` (a guest's log-in dialog): this table's seat is his to take. */
+  loggedIn(accountId) {
+    if (this.session.state) this.session.state.myAccount = accountId;
+    this.chat.loadMutes(true);
+    this.chips.load(true);
   }
 
   /** A server message of this tile's table: applied here (true), or not a table message (false). */
@@ -157,6 +192,7 @@ class Tile {
     const st = this.session.state;
     if (applied === "snapshot") this.chat.snapshot(msg, logContext(st));
     else if (applied === "changed") this.chat.dealer.message(msg, logContext(st));
+    if (applied === "changed" && msg.type === "hand_finished") this.page.histories.add(this.history, st, msg, this.page.seeds);
     return true;
   }
 
@@ -197,10 +233,11 @@ class Tile {
     badge.title = `${this.unread} new chat line${this.unread === 1 ? "" : "s"}`;
   }
 
-  onState(st) {
+  onState(st, reason) {
     if (!this.session.state) return;
     const { view } = this.session.render(st);
     const name = this.el.querySelector(".tile-name");
+    this.history.title = `Hand history · ${view.name || this.page.name(st.tableId)}`;
     name.innerHTML = `${escapeHtml(view.name || this.page.name(st.tableId))} <span class="muted">· ${escapeHtml(view.gameName)} · ${escapeHtml(structureText(view, st.table ?? {}))}</span>`;
     this.el.querySelector(".tile-status").textContent = statusText(st, view);
     this.seat.update(view);
@@ -211,12 +248,19 @@ class Tile {
     const seated = view.heroSeat !== null;
     if (this.seated && !seated) this.page.refreshMe?.();
     this.seated = seated;
+    const wanted = this.page.seatWanted();
+    if (reason === "snapshot" && wanted?.tableId === this.id && this.page.me()) {
+      // back from the log-in dialog this tile's "Sit here" opened: that seat, if still free
+      this.page.seatTaken();
+      if (!seated && view.seats.some((s) => s.seat === wanted.seat && !s.occupied)) this.askSeat(wanted.seat);
+      else if (!seated) this.page.toast(`Seat ${wanted.seat} was taken meanwhile: pick another one.`);
+    }
     this.page.changed();
   }
 }
 
 export class Tiles {
-  constructor(root, { socket, seeds, toast, me, tables, decorateSeat = null, chipsDialog, refreshMe = null }) {
+  constructor(root, { socket, seeds, toast, me, tables, decorateSeat = null, chipsDialog, refreshMe = null, askSeat, histories }) {
     this.root = root;
     this.socket = socket;
     this.tables = tables; // the lobby's list: names for the "Add a table" choice
@@ -228,6 +272,7 @@ export class Tiles {
     this.open = false;
     this.active = null; // the session that needs you, with the keyboard
     this.picked = new Set(); // the lobby's "Tile" boxes
+    this.wanted = null; // {tableId, seat}: a guest's "Sit here", offered again once he has logged in
     this.toast = toast;
     this.page = {
       send: (tableId, message) => this.send(tableId, message),
@@ -241,6 +286,10 @@ export class Tiles {
       isActive: (tile) => this.active === tile.session,
       changed: () => this.focus(),
       name: (id) => this.tableName(id),
+      askSeat,
+      histories,
+      seatWanted: () => this.wanted,
+      seatTaken: () => (this.wanted = null),
     };
     this.addSelect.addEventListener("change", () => this.addPicked());
     addEventListener("resize", () => this.open && this.redraw());
@@ -270,6 +319,18 @@ export class Tiles {
     this.grid.style.setProperty("--tile-cols", String(ids.length > 1 ? 2 : 1));
     this.fillAddList();
     this.focus();
+  }
+
+  /** A guest logged in from tile `tableId`'s "Sit here": its snapshot offers him `seat` again. */
+  loggedIn(accountId, tableId, seat) {
+    for (const tile of this.entries.values()) tile.loggedIn(accountId);
+    this.wanted = this.entries.has(tableId) ? { tableId, seat } : null;
+  }
+
+  /** The History shortcut: the History of the table that needs you (the one with the keyboard). */
+  toggleHistory() {
+    const tile = [...this.entries.values()].find((t) => t.session === this.active);
+    if (tile) this.page.histories.toggle(tile.history, tile.el);
   }
 
   /** After a (re)connection: join every tile's table again (their snapshots restore them). */
