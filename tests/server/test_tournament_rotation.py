@@ -5,7 +5,6 @@ snapshot, a restart resuming each table's count (R-TOURNAMENT-ROTATION in docs/r
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,8 @@ from studpoker.tournament.positions import next_button
 from studpoker.tournament.rotation import find_rotation
 from studpoker.tournament.standard import find_structure
 
-from .conftest import Client, Harness, make_settings, passive_choice, running_server
-from .test_tournament_room import _entrants, auth, play_until
+from .conftest import Client, Harness, make_settings, running_server
+from .test_tournament_room import _entrants, auth, play_until, play_until_hand
 
 
 async def _hands(h: Harness, tournament_id: int) -> list[tuple[str, int, str | None]]:
@@ -47,15 +46,7 @@ async def _play_passively(h: Harness, clients: list[Client], tournament_id: int,
     deadline = time.monotonic() + 300  # a guard for a loaded machine, not a timing check
     while len(await _hands(h, tournament_id)) < hands:
         assert time.monotonic() < deadline, "the hands were not played in time"
-        for client in clients:
-            for message in client.drain():
-                if message["type"] == "your_turn":
-                    option = passive_choice(message["options"])
-                    await client.send(
-                        type="action", table_id=message["table_id"], hand_id=message["hand_id"],
-                        kind=option["kind"], amount=option["amount"], version=message["version"],
-                    )  # fmt: skip
-        await asyncio.sleep(0.02)
+        await play_until_hand(h, clients)
 
 
 def _check_games_and_stakes(record: TournamentRecord, hands: list[tuple[str, int, str | None]]) -> list[Any]:
