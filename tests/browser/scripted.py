@@ -11,7 +11,10 @@ from tests.browser.conftest import Server
 def scripted_table(page: Any, server: Server) -> None:
     """The table view of table 1 for alice (account 1), fed only the messages :func:`handle` gives."""
     page.goto(server.url)
-    page.wait_for_function("() => window.studpoker")
+    # The page's own socket first (welcomed, the lobby pushed): taking over before it opens, its
+    # onOpen would join the real table 1, whose hands then land in the scripted one (seen in CI
+    # when another module was playing table 1 on a loaded machine).
+    page.wait_for_function("() => window.studpoker?.socket?.isOpen() && window.studpoker.lobbyLive")
     page.evaluate(
         """async () => {
             const { TableState } = await import('/js/state.js');

@@ -7,7 +7,9 @@ showdown (or turned up for an all-in run-out) are printed for everyone. Amounts 
 units written with two decimals (``studpoker.money.format_money``), as the table shows them;
 ``chips=True`` writes them as whole chips instead (a tournament's history read from a file).
 A decision that used the player's time bank says so after it: ``bob: calls 1.00 (time bank:
-12.4 s)``.
+12.4 s)``; a timeout the table counted the day's protected all-ins at says them as the table did
+(R-PROTECTED-ALL-INS-PER-DAY): ``bob: has timed out and is all-in (disconnect protection, 1 of 2
+today)``.
 """
 
 from __future__ import annotations
@@ -62,6 +64,17 @@ def _chips(units: int | None) -> str:
     return str(units or 0)
 
 
+def _unprotected(counts: tuple[int, int] | None) -> str:
+    """Why a timeout the clock rule wanted protected was not, in the table's words
+    (server/table/timeout_notes.py): none left today, or the store could not count one."""
+    if counts is None:
+        return ""
+    used, allowed = counts
+    if used >= allowed:
+        return f" (no protected all-in left: {used} of {allowed} used today)"
+    return " (the protected all-in could not be counted)"
+
+
 def _pot_name(index: int | None) -> str:
     return "main pot" if not index else f"side pot-{index}"
 
@@ -78,6 +91,7 @@ def text_history(
     room: str = "studpoker",
     chips: bool = False,
     time_banks: Mapping[int, float] | None = None,
+    protected_counts: Mapping[int, tuple[int, int]] | None = None,
 ) -> str:
     """The hand's history as text lines (a finished hand, or one in progress up to now).
 
@@ -85,7 +99,9 @@ def text_history(
     down cards may be printed; ``reveal`` prints every card; ``chips`` writes amounts as whole
     chips rather than money with two decimals. ``time_banks`` maps an engine event version to
     the seconds of his time bank the player used on the decision that event ended (the room's
-    ``HandEnd.time_banks``).
+    ``HandEnd.time_banks``). ``protected_counts`` maps a timeout's engine event version to the
+    day's protected all-ins (used, allowed) the table counted then (``HandEnd.protected_counts``,
+    or a PHH's ``HandWithTimeBanks.protected_counts``).
     """
     names = {seat: (players or {}).get(seat) or f"Player {seat}" for seat in hand.seat_numbers}
     writer = _TextWriter(
@@ -95,6 +111,7 @@ def text_history(
         reveal=reveal,
         money=_chips if chips else _money_text,
         time_banks=time_banks,
+        protected_counts=protected_counts,
     )
     writer.header(hand_id=hand_id, table=table, time=time, room=room)
     writer.seats()
@@ -116,6 +133,7 @@ class _TextWriter:
         reveal: bool,
         money: Callable[[int | None], str],
         time_banks: Mapping[int, float] | None = None,
+        protected_counts: Mapping[int, tuple[int, int]] | None = None,
     ) -> None:
         self.hand = hand
         self.game = hand.game
@@ -124,6 +142,7 @@ class _TextWriter:
         self.reveal = reveal
         self.money = money
         self.time_banks = time_banks or {}
+        self.protected_counts = protected_counts or {}
         self.lines: list[str] = []
         seats = hand.seat_numbers
         self.shown: dict[int, list[Card | None]] = {seat: [] for seat in seats}  # what the reader saw
@@ -280,12 +299,14 @@ class _TextWriter:
 
     def timeout(self, event: Event) -> None:
         assert event.seat is not None
+        counts = self.protected_counts.get(event.version)
         if event.detail == "protected_all_in":
+            today = "" if counts is None else f", {counts[0]} of {counts[1]} today"
             self.lines.append(
-                f"{self.names[event.seat]}: has timed out and is all-in (disconnect protection)"
+                f"{self.names[event.seat]}: has timed out and is all-in (disconnect protection{today})"
             )
         else:
-            self.lines.append(f"{self.names[event.seat]}: has timed out")
+            self.lines.append(f"{self.names[event.seat]}: has timed out{_unprotected(counts)}")
 
     def expose(self, event: Event) -> None:
         assert event.seat is not None

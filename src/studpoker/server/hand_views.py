@@ -90,6 +90,7 @@ def player_copy(record: HandRecord, seat: int, config: TableConfig) -> PlayerCop
         table=table,
         chips=held is not None,
         time_banks=banks,
+        protected_counts=replayed.protected_counts,
     )
     openings: list[dict[str, Any]] = []
     if record.server_seed is not None and record.seed_commitment is not None:

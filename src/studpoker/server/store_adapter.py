@@ -62,7 +62,13 @@ def operator_histories(
         log.exception("hand %s: the PHH writer failed; stored without its PHH", hand_id)
     try:
         text = text_history(
-            hand, reveal=True, players=players, hand_id=hand_id, table=table, time_banks=time_banks
+            hand,
+            reveal=True,
+            players=players,
+            hand_id=hand_id,
+            table=table,
+            time_banks=time_banks,
+            protected_counts=protected_counts,
         )
     except Exception:
         log.exception("hand %s: the text writer failed; stored without its text", hand_id)

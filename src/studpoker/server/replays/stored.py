@@ -72,6 +72,7 @@ def public_hand(
         table=table.name,
         chips=record.tournament is not None,
         time_banks=banks,
+        protected_counts=counts,
     )
     return PublicHand(
         id=record.id,

@@ -62,10 +62,19 @@ export class ChipsPanel {
     this.autoPreferred = false; // the account's preference: top each new seat up to its buy-in
     this.button = button;
     this.button.addEventListener("click", () => this.open());
-    dialog.querySelector("#chips-add").addEventListener("click", () => this.owns() && this.add());
-    dialog.querySelector("#chips-auto").addEventListener("change", () => this.owns() && this.setAuto());
-    dialog.querySelector("#chips-auto-amount").addEventListener("change", () => this.owns() && this.setAuto());
-    dialog.querySelector("#chips-amount").addEventListener("input", () => this.owns() && (this.error(""), this.fill()));
+    // the dialog outlives a tile's panel: dispose() takes these listeners off it again
+    this.listening = new AbortController();
+    const on = { signal: this.listening.signal };
+    dialog.querySelector("#chips-add").addEventListener("click", () => this.owns() && this.add(), on);
+    dialog.querySelector("#chips-auto").addEventListener("change", () => this.owns() && this.setAuto(), on);
+    dialog.querySelector("#chips-auto-amount").addEventListener("change", () => this.owns() && this.setAuto(), on);
+    dialog.querySelector("#chips-amount").addEventListener("input", () => this.owns() && (this.error(""), this.fill()), on);
+  }
+
+  /** A closed tile's panel: the shared dialog closes if it was this panel's and lets go of it. */
+  dispose() {
+    if (this.owns()) this.dialog.close();
+    this.listening.abort();
   }
 
   /** Whether the dialog is open for this panel's table. */

@@ -155,7 +155,7 @@ class Tile {
     this.session.actionBar.dispose(); // its keys: a closed tile's bar must not act
     this.unmute();
     this.page.histories.drop(this.history);
-    if (this.chips.owns()) this.page.chipsDialog.close();
+    this.chips.dispose(); // the page's chips dialog outlives the tile
   }
 
   /** An empty seat's "Sit here": the buy-in dialog for this table (a guest: the log-in dialog). */
