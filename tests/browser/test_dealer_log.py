@@ -183,3 +183,51 @@ def test_the_log_keeps_the_engines_order_whatever_order_the_events_come_in(
     for lines in swapped:
         assert lines == in_order
     page.context.close()
+
+
+# The page's estimate of the server's clock (socket.js serverNow) is set again by every message
+# with a `server_time`; one handled behind a backlog of events (a loaded machine) sets it back.
+STEPPING_CLOCK = """
+(stepAt) => {
+  let handled = 0, t = 100;
+  const app = window.studpoker;
+  app.chat.dealer.now = () => (t += 0.01) - (handled >= stepAt ? 1.5 : 0);
+  const texts = () => [...document.querySelectorAll('#log-lines .log-line.dealer')].map((e) => e.textContent);
+  return { handle: (m) => { app.handle(m); handled++; }, texts };
+}
+"""
+
+
+def test_the_panel_keeps_the_logs_order_when_the_pages_clock_steps_back(browser: Any, server: Server) -> None:
+    """CI on a loaded machine: the live panel had the bring-in right after the hand's header,
+    before the antes, the log written again after a reload did not. The lines' times come from
+    the page's estimate of the server's clock, which a your_turn handled late set back; the panel
+    sorted every line by its time. The dealer's lines keep the log's (the engine's) order, and a
+    chat line goes among them by its time."""
+    context, page, errors = open_scripted(browser, server)
+    messages = versioned_hand()
+    kinds = [m.get("event", {}).get("kind") for m in messages]
+    bring_in = kinds.index("action")
+    texts = page.evaluate(
+        f"""(messages) => {{
+            const clock = ({STEPPING_CLOCK})({bring_in});
+            messages.forEach(clock.handle);
+            return clock.texts();
+        }}""",
+        messages[: bring_in + 3],
+    )
+    log = page.evaluate("() => window.studpoker.chat.dealer.linesOf('h1').map((l) => l.text)")
+    assert texts == log, texts
+    assert texts[0].startswith("Hand h1") and texts[1] == "alice posts the ante 1.00", texts
+    assert texts.index("bob brings in for 2.50") > texts.index("3rd street"), texts
+    # chat lines by the server's time: one from before the hand, one from after these lines
+    for number, at in ((1, 1.0), (2, 10_000.0)):
+        line = {"id": number, "account_id": 2, "name": "bob", "seat": 2, "text": f"line {number}", "at": at}
+        handle(page, {"type": "chat", "table_id": 1, "line": line})
+    kinds_drawn = page.eval_on_selector_all(
+        "#log-lines .log-line", "els => els.map((e) => e.classList.contains('chat') ? 'chat' : 'dealer')"
+    )
+    assert kinds_drawn == ["chat", *["dealer"] * len(log), "chat"], kinds_drawn
+    assert log_texts(page) == log
+    assert errors == []
+    context.close()

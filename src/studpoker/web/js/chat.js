@@ -166,15 +166,26 @@ export class ChatPanel {
 
   // -- drawing ---------------------------------------------------------------------------------
 
-  /** The lines the filter shows, oldest first: {kind: "chat"|"dealer", at, line}. */
+  /**
+   * The lines the filter shows, oldest first: {kind: "chat"|"dealer", at, line}. The dealer's
+   * lines keep the log's order (the engine's), never re-sorted by their times: those are the
+   * page's estimate of the server's clock when each came in (socket.js serverNow), which steps
+   * back when a message handled late sets it again (issue 12: the bring-in drawn before the
+   * antes). Each chat line (the server's time) goes before the first dealer line after it.
+   */
   entries() {
+    const chat = this.filter === "dealer" ? [] : this.chat.filter((line) => !this.muted.has(line.account_id));
+    const dealer = this.filter === "chat" ? [] : this.dealer.lines();
+    // a stable sort: chat lines of one moment keep the order they came in
+    chat.sort((a, b) => a.at - b.at);
     const out = [];
-    if (this.filter !== "dealer") {
-      for (const line of this.chat) if (!this.muted.has(line.account_id)) out.push({ kind: "chat", at: line.at, line });
+    let c = 0;
+    for (const line of dealer) {
+      while (c < chat.length && !(chat[c].at > line.at)) out.push({ kind: "chat", at: chat[c].at, line: chat[c++] });
+      out.push({ kind: "dealer", at: line.at, line });
     }
-    if (this.filter !== "chat") for (const line of this.dealer.lines()) out.push({ kind: "dealer", at: line.at, line });
-    // a stable sort: lines of one moment keep the order they came in
-    return out.map((e, i) => ({ ...e, i })).sort((a, b) => a.at - b.at || a.i - b.i).slice(-SHOWN_LINES);
+    for (const line of chat.slice(c)) out.push({ kind: "chat", at: line.at, line });
+    return out.slice(-SHOWN_LINES);
   }
 
   render() {
