@@ -110,7 +110,7 @@ class ClusterUp:
 
 @contextlib.contextmanager
 def running_cluster(
-    where: Path, url: str, *, gateways: int, workers: int, sets: dict[str, object]
+    where: Path, url: str, *, gateways: int, workers: int, sets: dict[str, object], args: tuple[str, ...] = ()
 ) -> Iterator[ClusterUp]:
     """``cluster up`` in ``where/cluster`` on database ``url`` (``--set`` each of ``sets``), once
     its ``cluster.json`` is written; stopped (SIGTERM, then SIGKILL) at the end, with any child
@@ -120,6 +120,7 @@ def running_cluster(
         sys.executable, "-m", "studpoker", "cluster", "up", "--dir", str(directory),
         "--gateways", str(gateways), "--workers", str(workers), "--port", str(services.free_port()),
         "--database-url", url, *(a for name, value in sets.items() for a in ("--set", f"{name}={value}")),
+        *args,
     ]  # fmt: skip
     log = where / "up.log"
     with log.open("wb") as output:
@@ -158,8 +159,9 @@ def launch_cluster(
     nats_binary: Path,
     haproxy_binary: Path,
 ) -> Iterator[LaunchCluster]:
-    """``launch_cluster(gateways=G, workers=W, sets={...}, prepare=None)``: a cluster on a fresh
-    database of the suites' PostgreSQL (``prepare(url)`` runs on it first), stopped at the end."""
+    """``launch_cluster(gateways=G, workers=W, sets={...}, prepare=None, args=())``: a cluster on
+    a fresh database of the suites' PostgreSQL (``prepare(url)`` runs on it first; ``args``: more
+    ``cluster up`` options), stopped at the end."""
     with contextlib.ExitStack() as stack:
 
         def launch(
@@ -168,12 +170,13 @@ def launch_cluster(
             workers: int,
             sets: dict[str, object],
             prepare: Callable[[str], Any] | None = None,
+            args: tuple[str, ...] = (),
         ) -> ClusterUp:
             url = asyncio.run(postgres_server.new_database())
             if prepare is not None:
                 asyncio.run(prepare(url))
             return stack.enter_context(
-                running_cluster(tmp_path, url, gateways=gateways, workers=workers, sets=sets)
+                running_cluster(tmp_path, url, gateways=gateways, workers=workers, sets=sets, args=args)
             )
 
         yield launch

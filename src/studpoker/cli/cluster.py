@@ -5,9 +5,9 @@
 the schema and the default tables, nats-server with one user per process, the workers, the
 gateways, and HAProxy on ``--port`` in front of the gateways. It writes ``DIR/cluster.json``
 (each process's role, name, pid and address; the room's URL; the database's), prints the URL,
-then supervises the gateways and workers (a crashed one is started again, its new pid written
-to ``cluster.json``: :mod:`studpoker.cluster.supervise`), and on Ctrl-C or SIGTERM stops
-everything in the reverse order.
+then supervises the gateways, workers, nats-server, HAProxy and its own PostgreSQL (a crashed one
+is started again, its new pid written to ``cluster.json``: :mod:`studpoker.cluster.supervise`),
+and on Ctrl-C or SIGTERM stops everything in the reverse order.
 """
 
 from __future__ import annotations
@@ -21,11 +21,14 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from studpoker.cluster.nats_config import NatsFiles
+    from studpoker.cluster.services import NatsService, Server
     from studpoker.cluster.supervise import Supervised, Supervisor
 
 CLUSTER_FILE = "cluster.json"
@@ -85,8 +88,20 @@ def register(subparsers: Any) -> None:
     up.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting for every role"
     )
+    up.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N bots at each table (run by the first gateway)",
+    )
+    up.add_argument(
+        "--bot-tables", type=int, default=None, metavar="K", help="the bots at the first K tables only"
+    )
     up.set_defaults(func=run_up)
-    status = commands.add_parser("status", help="the tables each worker owns")
+    status = commands.add_parser(
+        "status", help="each process's pid and restarts, and the tables each worker owns"
+    )
     status.add_argument("--dir", required=True, type=Path, help="the cluster's DIR")
     status.set_defaults(func=run_status)
 
@@ -94,16 +109,20 @@ def register(subparsers: Any) -> None:
 @dataclass
 class _Cluster:
     """What ``cluster up`` started, stopped in the reverse order. The gateways and workers are
-    the supervisor's children (``gateway_ports``: each gateway's, kept across its restarts)."""
+    the supervisor's children (``gateway_ports``: each gateway's, kept across its restarts);
+    the servers (PostgreSQL when ours, nats-server, HAProxy) are ``servers``' children."""
 
     directory: Path
     supervisor: Supervisor[subprocess.Popen[bytes]]
-    postgres: Any = None
-    services: list[Any] = field(default_factory=list)  # nats, haproxy (services.Service)
+    servers: Supervisor[Server]
+    postgres: Any = None  # services.PostgresServer, when ours
     gateway_ports: dict[str, int] = field(default_factory=dict)
 
     def children(self, role: str) -> list[Supervised[subprocess.Popen[bytes]]]:
         return [child for child in self.supervisor.children if child.role == role]
+
+    def server(self, name: str) -> Server | None:
+        return next((child.process for child in self.servers.children if child.name == name), None)
 
     def spawn(self, role: str, name: str, arguments: list[str], *, min_delay: float = 0.0) -> None:
         """Start a role and supervise it; a restart runs the same command, logging to the same file."""
@@ -121,19 +140,27 @@ class _Cluster:
         from studpoker.cluster import services
 
         self.supervisor.stop()  # nothing is restarted while the cluster stops
+        self.servers.stop()
         for gateway in self.children("gateway"):
             _terminate(gateway.process, 10.0)
-        for service in reversed(self.services):  # haproxy, then nats-server after the workers
-            if service.name != "nats-server":
-                service.stop()
+        self._stop_server("haproxy")
         for worker in self.children("worker"):
             _terminate(worker.process, 20.0)
-        for service in self.services:
-            if service.name == "nats-server":
-                service.stop()
+        self._stop_server("nats-server")  # after the workers, which publish until they end
         if self.postgres is not None:
-            services.stop_postgres(self.postgres, remove=False)
+            services.stop_postgres(self.postgres, remove=False)  # even when it is down now
         (self.directory / CLUSTER_FILE).unlink(missing_ok=True)
+
+    def _stop_server(self, name: str) -> None:
+        server = self.server(name)
+        if server is not None:
+            server.stop()
+
+    def watch_server(
+        self, server: Server, start: Callable[[], Server], log_file: Path, describe: Callable[[int], str]
+    ) -> None:
+        """Supervise a server started already; ``start`` starts it again the same way."""
+        self.servers.watch(server.name, server.name, server, start, log_file=log_file, describe=describe)
 
 
 def _terminate(process: subprocess.Popen[bytes], timeout: float) -> None:
@@ -174,8 +201,13 @@ async def _prepare_database(url: str, pairs: dict[str, Any]) -> None:
 def run_up(args: argparse.Namespace) -> int:
     from studpoker.cluster import services
     from studpoker.cluster.haproxy_config import Backend
-    from studpoker.cluster.nats_config import write_nats_config
-    from studpoker.cluster.supervise import CrashLoopError, RestartPolicy, Supervisor, worker_restart_delay
+    from studpoker.cluster.supervise import (
+        CrashLoopError,
+        RestartPolicy,
+        Supervisor,
+        describe_exit,
+        worker_restart_delay,
+    )
     from studpoker.server import Settings
 
     from .serve import parse_settings
@@ -186,6 +218,7 @@ def run_up(args: argparse.Namespace) -> int:
         worker_delay = worker_restart_delay(settings)
         if args.gateways < 1 or args.workers < 1:
             raise RoleError("a cluster needs at least one gateway and one worker")
+        bots = _bot_arguments(args, settings.bots)
         if args.database_url is not None:
             check_postgres(args.database_url)
     except (RoleError, ValueError) as exc:
@@ -194,19 +227,12 @@ def run_up(args: argparse.Namespace) -> int:
     _log_supervision()
     directory = args.dir.resolve()
     (directory / "logs").mkdir(parents=True, exist_ok=True)
-    cluster = _Cluster(directory, Supervisor(policy))
+    cluster = _Cluster(directory, Supervisor(policy), Supervisor(policy))
     stop = _stop_on_signals()
     try:
-        if args.database_url is None:
-            directory.chmod(0o755)  # PostgreSQL may run as its own user (root cannot initdb)
-            cluster.postgres = services.start_postgres(directory / "postgres")
-            url = asyncio.run(cluster.postgres.new_database("studpoker"))
-        else:
-            url = check_postgres(args.database_url)
+        url = _database(cluster, args.database_url)
         asyncio.run(_prepare_database(url, parse_settings(args.set)))
-        files = write_nats_config(directory / "nats", gateways=args.gateways, workers=args.workers)
-        nats = services.start_nats(directory / "nats", files.config)
-        cluster.services.append(nats)
+        nats, files = _nats(cluster, args.gateways, args.workers)
         sets = [a for pair in args.set for a in ("--set", pair)]
         common = ["--nats", nats.url, "--database-url", url, *sets]
         for name, credentials in files.workers.items():
@@ -225,19 +251,28 @@ def run_up(args: argparse.Namespace) -> int:
                 "--trusted-proxy",
                 "127.0.0.1",
             ]
+            arguments += [] if cluster.gateway_ports else bots  # the first gateway alone runs the bots
             cluster.spawn("gateway", name, [*arguments, *common])
             cluster.gateway_ports[name] = port
         _wait_for_gateways(cluster, stop)
         backends = [
             Backend(f"gateway-{name}", "127.0.0.1", port) for name, port in cluster.gateway_ports.items()
         ]
-        proxy = services.start_haproxy(directory / "haproxy", backends, port=args.port)
-        cluster.services.append(proxy)
+        proxy_dir = directory / "haproxy"
+        proxy = services.start_haproxy(proxy_dir, backends, port=args.port)
+        cluster.watch_server(
+            proxy,
+            lambda: services.start_haproxy(proxy_dir, backends, port=proxy.port),
+            proxy.log,
+            describe_exit,
+        )
         room = f"http://127.0.0.1:{proxy.port}/"
         _write_cluster_file(cluster, room, url)
         print(f"studpoker cluster on {room}  ({directory / CLUSTER_FILE})", flush=True)
         while not stop.is_set():
-            if cluster.supervisor.check():
+            # The servers first: a role's restart may need its database or broker back.
+            changed = cluster.servers.check()
+            if cluster.supervisor.check() or changed:
                 _write_cluster_file(cluster, room, url)
             stop.wait(_POLL_SECONDS)
         return 0
@@ -246,6 +281,60 @@ def run_up(args: argparse.Namespace) -> int:
         return 1
     finally:
         cluster.stop()
+
+
+def _nats(cluster: _Cluster, gateways: int, workers: int) -> tuple[NatsService, NatsFiles]:
+    """nats-server with a user per role (its configuration and credentials), supervised."""
+    from studpoker.cluster import services
+    from studpoker.cluster.nats_config import write_nats_config
+    from studpoker.cluster.supervise import describe_exit
+
+    where = cluster.directory / "nats"
+    files = write_nats_config(where, gateways=gateways, workers=workers)
+    nats = services.start_nats(where, files.config)
+    # Started again on the same port with the same configuration: the roles reconnect.
+    cluster.watch_server(
+        nats, lambda: services.start_nats(where, files.config, port=nats.port), nats.log, describe_exit
+    )
+    return nats, files
+
+
+def _database(cluster: _Cluster, database_url: str | None) -> str:
+    """The operator's PostgreSQL, or a throwaway one in DIR started (and supervised) here."""
+    from studpoker.cluster import services
+
+    if database_url is not None:
+        print(
+            "studpoker cluster up: the --database-url PostgreSQL is not ours to restart: run it"
+            " under its own supervisor",
+            file=sys.stderr,
+            flush=True,
+        )
+        return check_postgres(database_url)
+    where = cluster.directory / "postgres"
+    cluster.directory.chmod(0o755)  # PostgreSQL may run as its own user (root cannot initdb)
+    postgres = cluster.postgres = services.start_postgres(where)
+    url: str = asyncio.run(postgres.new_database("studpoker"))
+    cluster.watch_server(
+        services.postmaster(postgres),
+        lambda: services.restart_postgres(postgres),  # same data directory and port
+        where / "log",
+        lambda _status: "its postmaster died",  # not our child: no exit status to tell
+    )
+    return url
+
+
+def _bot_arguments(args: argparse.Namespace, set_bots: int) -> list[str]:
+    """The first gateway's bot options (docs/cluster.md "Bots"); a ``--set bots=`` is refused,
+    since every gateway would get it and run bots of its own."""
+    if set_bots:
+        raise RoleError("give the bots with --bots, which the first gateway alone runs")
+    if args.bots < 0 or (args.bot_tables is not None and args.bot_tables < 0):
+        raise RoleError("--bots and --bot-tables take a whole number, 0 or more")
+    if not args.bots:
+        return []
+    tables = [] if args.bot_tables is None else ["--bot-tables", str(args.bot_tables)]
+    return ["--bots", str(args.bots), *tables]
 
 
 def _log_supervision() -> None:
@@ -300,13 +389,15 @@ def _wait_for_gateways(cluster: _Cluster, stop: _Flag, timeout: float = 60.0) ->
 
 def _write_cluster_file(cluster: _Cluster, room: str, database_url: str) -> None:
     processes: list[dict[str, Any]] = []
-    if cluster.postgres is not None:
+    for server in cluster.servers.children:  # postgres (when ours), nats-server, haproxy
         processes.append(
-            {"role": "postgres", "name": "postgres", "pid": None, "address": cluster.postgres.address}
-        )
-    for service in cluster.services:
-        processes.append(
-            {"role": service.name, "name": service.name, "pid": service.pid, "address": service.address}
+            {
+                "role": server.role,
+                "name": server.label,
+                "pid": None if server.left_down else server.process.pid,
+                "address": server.process.address,
+                "restarts": server.restarts,
+            }
         )
     for role in ("worker", "gateway"):
         for child in cluster.children(role):
@@ -337,9 +428,20 @@ def run_status(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, RoleError) as exc:
         print(f"studpoker cluster status: error: no running cluster in {args.dir}: {exc}", file=sys.stderr)
         return 1
-    for line in asyncio.run(_status_lines(url)):
+    for line in [*_process_lines(info), *asyncio.run(_status_lines(url))]:
         print(line)
     return 0
+
+
+def _process_lines(info: dict[str, Any]) -> list[str]:
+    """Each process of ``cluster.json``: its pid (down: stopped on purpose) and its restarts."""
+    lines = []
+    for process in info.get("processes", []):
+        pid = "down" if process.get("pid") is None else f"pid {process['pid']}"
+        where = f" on {process['address']}" if process.get("address") else ""
+        restarts = process.get("restarts", 0)
+        lines.append(f"{process['name']}: {pid}{where}, {restarts} restart{'' if restarts == 1 else 's'}")
+    return lines
 
 
 async def _status_lines(url: str) -> list[str]:

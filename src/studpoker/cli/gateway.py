@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 from typing import Any
@@ -29,7 +30,39 @@ def register(subparsers: Any) -> None:
         metavar="ADDRESS",
         help="a reverse proxy (HAProxy) whose X-Forwarded-For gives the client's address; repeatable",
     )
+    bots = parser.add_argument_group("bots (run them on ONE gateway of a cluster: each runs its own)")
+    bots.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N bots at each table, as serve --bots does; they play through this gateway (default 0)",
+    )
+    bots.add_argument("--bot-tables", type=int, default=None, metavar="K", help="the first K tables only")
+    bots.add_argument(
+        "--bot-delay",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("MIN", "MAX"),
+        help="seconds a bot thinks before acting (default 0.6 1.8)",
+    )
     parser.set_defaults(func=run)
+
+
+def bot_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The bots' Settings fields from the options (none given: the Settings' own)."""
+    out: dict[str, Any] = {}
+    if args.bots < 0 or (args.bot_tables is not None and args.bot_tables < 0):
+        raise ValueError("--bots and --bot-tables take a whole number, 0 or more")
+    if args.bots:
+        out.update(bots=args.bots, bot_tables=args.bot_tables)
+    if args.bot_delay is not None:
+        low, high = sorted(args.bot_delay)
+        if low < 0:
+            raise ValueError("--bot-delay takes seconds, 0 or more")
+        out["bot_delay"] = (low, high)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         settings = role_settings(
             args, host=args.host, port=args.port, trusted_proxies=tuple(args.trusted_proxy)
         )
+        settings = dataclasses.replace(settings, **bot_settings(args))
         check_settings(settings)
         credentials = NatsCredentials.read(args.credentials)
     except (RoleError, ValueError, OSError) as exc:

@@ -16,7 +16,13 @@ the workers can forget the watchers of a gateway that died; a logout here is bro
 
 The wait lists and the chat lines are the tables' owners' (cluster/waiting.py): the gateway
 forwards the requests and writes the owners' ``wait_list`` messages (``account.<id>.out``) to
-the account's local sockets.
+the account's local sockets. When a table's owner changes, the accounts still on a list of the
+old owner's (it died without telling) are told that their place was lost.
+
+With ``Settings.bots`` (``gateway --bots N``; ``cluster up`` gives it to its first gateway only)
+the gateway runs the one-process room's :class:`~studpoker.server.bots.BotKeeper`: its bots are
+local connections, their commands go to the owners like a person's and their frames are decoded
+back into the models a bot reads.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from fastapi import FastAPI
 
 from studpoker.server.app import create_app
 from studpoker.server.connections import Connection
-from studpoker.server.protocol import ErrorCode, ErrorMsg, ServerMsg, WaitListMsg
+from studpoker.server.protocol import ErrorCode, ErrorMsg, ServerMsg, WaitListMsg, decode_server_message
 from studpoker.server.room import Room
 from studpoker.server.sessions import Handshake
 from studpoker.server.settings import Settings
@@ -170,18 +176,25 @@ class GatewayRoom(Room):
             await bus.subscribe(subjects.broadcast("logout"), self._on_logout),
             await bus.subscribe(subjects.ALL_ACCOUNTS_OUT, self._on_account_frame),
         ]
-        self._beater = asyncio.get_running_loop().create_task(self._beat(), name="gateway-presence")
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_sessions(), name="session-sweep")
+        loop = asyncio.get_running_loop()
+        self._beater = loop.create_task(self._beat(), name="gateway-presence")
+        self._sweeper = loop.create_task(self._sweep_sessions(), name="session-sweep")
+        if self.settings.bots:
+            # The room's keeper, over the remote tables (their lobby lines), as in one process.
+            self._bots_task = loop.create_task(self._start_bots(), name="bots")
 
     async def stop(self) -> None:
         if self._beater is not None:
             self._beater.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beater
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sweeper
+        for task in (self._sweeper, self._bots_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for bot in self.bots:
+            bot.stop()  # their seats stay, as a person's do when his gateway stops
         self.lobby.close()
         self.wait_lists.close()
         for conn in list(self.by_id.values()):
@@ -283,9 +296,17 @@ class GatewayRoom(Room):
                 return
             remote.latest_epoch = epoch
         conn = self.by_id.get(conn_id)
-        if conn is not None and not conn.closed:
-            # A socket writes the text only: no model is rebuilt from it (bots do not connect
-            # to a gateway, they are not built for the cluster).
+        if conn is None or conn.closed:
+            return
+        if conn.is_bot:  # a bot reads models: the one thing rebuilt from the text
+            try:
+                model = decode_server_message(text)
+            except ValueError:  # pydantic's ValidationError is a ValueError
+                log.warning("gateway %s: dropped a frame %r could not read", self.name, conn)
+                return
+            conn.send(model)
+        else:
+            # A socket writes the text only: no model is rebuilt from it.
             conn.send_encoded(text, cast(ServerMsg, None))
 
     async def _on_account_frame(self, message: Message) -> None:
@@ -300,7 +321,7 @@ class GatewayRoom(Room):
         if remote is not None and epoch < remote.latest_epoch:
             self.dropped_frames += 1  # an old owner's late message
             return
-        self.remote_lists.heard(account_id, status)
+        self.remote_lists.heard(account_id, status, epoch)
         for conn in list(self.connections.get(account_id, {}).values()):
             if not conn.closed:
                 conn.send_encoded(text, status)
@@ -321,11 +342,34 @@ class GatewayRoom(Room):
         remote.line = line
         if epoch > remote.epoch:
             log.info("gateway %s: table %s owned by %s at epoch %s", self.name, remote.table_id, owner, epoch)
+            changed = remote.epoch > 0  # not the first owner this gateway hears of
             remote.epoch, remote.owner = epoch, owner
+            self._lists_lost(remote, epoch, changed)
             for conn in list(self.by_id.values()):
                 if remote.table_id in conn.tables and not conn.closed:
                     self.forward(remote.table_id, Watch(conn=conn), rewatch=True)
         self.lobby.lobby_changed(remote.table_id)
+
+    def _lists_lost(self, remote: RemoteTable, epoch: int, changed: bool) -> None:
+        """A new owner: the local accounts still on the old owner's list lost their places (it
+        died with them) and are told so; the table's other local watchers (bots among them,
+        which count the people waiting) get the new owner's count."""
+        table_id = remote.table_id
+        waiting = int(remote.line.get("waiting", 0))
+        told: set[int] = set()
+        for account_id, status in self.remote_lists.owner_changed(table_id, epoch, waiting):
+            told.add(account_id)
+            log.info(
+                "gateway %s: account %s lost its place on table %s's list", self.name, account_id, table_id
+            )
+            for conn in list(self.connections.get(account_id, {}).values()):
+                if not conn.closed:
+                    conn.send(status)
+        if not (changed or told):
+            return
+        for conn in list(self.by_id.values()):
+            if table_id in conn.tables and conn.account_id not in told and not conn.closed:
+                conn.send(self.remote_lists.status(conn.account_id, table_id))
 
 
 def create_gateway_app(settings: Settings, *, name: str, connect: BusConnector) -> FastAPI:

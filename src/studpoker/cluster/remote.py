@@ -1,9 +1,10 @@
 """What the gateway and worker roles send each other over the bus (docs/cluster.md "Roles").
 
 - A table command (``table.<id>.cmd``, gateway to owner): JSON with the command's class name,
-  the connection that sent it (its gateway, its id there, its account and name), the client's
-  ``ref`` and the command's own fields. Only the commands a client can cause are accepted
-  (:data:`WIRE_COMMANDS`); the actor's own (clock, start, stop, ...) never come off the wire.
+  the connection that sent it (its gateway, its id there, its account and name, whether it is
+  one of that gateway's bots), the client's ``ref`` and the command's own fields. Only the
+  commands a client can cause are accepted (:data:`WIRE_COMMANDS`); the actor's own (clock,
+  start, stop, ...) never come off the wire.
 - A frame (``gw.<gateway>.out``, owner to gateway): one header line ``<conn id> <table id>
   <epoch>`` and the text the actor encoded, as is (no second JSON encoding of the frame).
 - A wait-list message (``account.<id>.out``, owner to every gateway): the frame's header with
@@ -76,6 +77,9 @@ class Sender:
     conn_id: int
     account_id: int
     name: str
+    # A bot of that gateway's (server/bots.py): the table treats it as the one-process room
+    # does (its seat marked a bot's, no watcher cap). Set by the gateway, never by a client.
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,7 @@ def encode_command(
             "conn": conn.id,
             "account": conn.account_id,
             "name": conn.name,
+            "bot": bool(conn.is_bot),
             "ref": command.ref,
             "fields": fields,
             "rewatch": rewatch,
@@ -125,7 +130,11 @@ def decode_command(payload: bytes) -> WireCommand:
         if cls is ClientSeed:
             fields["seed"] = bytes.fromhex(fields["seed"])
         sender = Sender(
-            subjects.check_name(str(data["gw"])), int(data["conn"]), int(data["account"]), str(data["name"])
+            subjects.check_name(str(data["gw"])),
+            int(data["conn"]),
+            int(data["account"]),
+            str(data["name"]),
+            is_bot=data.get("bot") is True,
         )
         ref = data["ref"]
         command = cls(ref=None if ref is None else str(ref), **fields)
@@ -314,7 +323,10 @@ class RemoteViewer:
     outbox: Outbox
     epoch_of: dict[int, int]  # table id -> the worker's epoch there, stamped on each frame
     tables: set[int] = field(default_factory=set)
-    is_bot: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.sender.is_bot
 
     @property
     def account_id(self) -> int:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from studpoker.cluster import provision
 from studpoker.cluster.haproxy_config import Backend, ProxyTimeouts, render_haproxy_config
@@ -31,6 +32,22 @@ LOCALHOST = "127.0.0.1"
 # A free port found by binding can be taken by someone else before the server binds it: retry.
 _PORT_ATTEMPTS = 3
 _LOG_TAIL = 600
+
+
+class Server(Protocol):
+    """A server ``cluster up`` supervises: a :class:`Service` or a :class:`Postmaster`."""
+
+    name: str
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def address(self) -> str: ...
+
+    def poll(self) -> int | None: ...
+
+    def stop(self, timeout: float = ...) -> object: ...
 
 
 class ServiceError(RuntimeError):
@@ -78,6 +95,10 @@ class Service:
     @property
     def running(self) -> bool:
         return self.process.poll() is None
+
+    def poll(self) -> int | None:
+        """None while it runs, else its exit status (what the supervisor watches)."""
+        return self.process.poll()
 
     def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM, then SIGKILL after ``timeout`` seconds; the exit status (negative: the signal)."""
@@ -283,7 +304,8 @@ def _postgres_user() -> str | None:
 
 def start_postgres(directory: Path | None = None, *, bin_dir: Path | None = None) -> PostgresServer:
     """initdb + pg_ctl in ``directory`` (a new temporary one when None; created when missing) on a
-    free port of 127.0.0.1, trusting local connections; tuned for speed, not durability."""
+    free port of 127.0.0.1, trusting local connections; tuned for speed: a crash of the machine
+    may lose data, a crash of the server does not."""
     if bin_dir is None:
         bin_dir, reason = provision.postgres()
         if bin_dir is None:
@@ -316,33 +338,121 @@ def start_postgres(directory: Path | None = None, *, bin_dir: Path | None = None
         raise ServiceError(f"initdb failed: {(init.stderr or init.stdout)[-400:]}")
     last_error = ""
     for _attempt in range(_PORT_ATTEMPTS):
-        port = free_port()
-        options = (
-            f"-p {port} -k {directory} -c listen_addresses={LOCALHOST} -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        server = PostgresServer(
+            host=LOCALHOST,
+            port=free_port(),
+            user="postgres",
+            password=None,
+            admin_db="postgres",
+            directory=directory,
+            bin_dir=bin_dir,
+            as_user=as_user,
         )
-        start = _run(
-            [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(directory / "log"), "-w",
-             "-t", "60", "start"],
-            as_user,
-            timeout=90,
-        )  # fmt: skip
-        if start.returncode == 0:
-            return PostgresServer(
-                host=LOCALHOST,
-                port=port,
-                user="postgres",
-                password=None,
-                admin_db="postgres",
-                directory=directory,
-                bin_dir=bin_dir,
-                as_user=as_user,
-            )
-        log = directory / "log"
-        last_error = (start.stderr or start.stdout) + (log.read_text()[-400:] if log.exists() else "")
+        last_error = _pg_ctl_start(server, directory, bin_dir)
+        if not last_error:
+            return server
         time.sleep(0.2)
     shutil.rmtree(directory, ignore_errors=True)
     raise ServiceError(f"pg_ctl start failed: {last_error[-400:]}")
+
+
+def _pg_ctl_start(server: PostgresServer, directory: Path, bin_dir: Path) -> str:
+    """``pg_ctl start`` on the server's port and data directory; "" when it runs, else why not."""
+    # fsync off: only the machine's crash loses data. synchronous_commit stays on: off, a commit
+    # acknowledged just before the postmaster is killed is lost when the server comes back.
+    options = (
+        f"-p {server.port} -k {directory} -c listen_addresses={server.host} -c fsync=off"
+        " -c full_page_writes=off -c max_connections=200"
+    )
+    start = _run(
+        [str(bin_dir / "pg_ctl"), "-D", str(directory / "data"), "-o", options, "-l", str(directory / "log"),
+         "-w", "-t", "60", "start"],
+        server.as_user,
+        timeout=90,
+    )  # fmt: skip
+    if start.returncode == 0:
+        return ""
+    log = directory / "log"
+    return (start.stderr or start.stdout or "failed") + (log.read_text()[-400:] if log.exists() else "")
+
+
+@dataclass
+class Postmaster:
+    """The postmaster of a server :func:`start_postgres` started, as the supervisor's child.
+    pg_ctl starts it detached (it is not our child to wait for), so it is watched by its pid."""
+
+    server: PostgresServer
+    pid: int
+    name: str = "postgres"
+
+    @property
+    def address(self) -> str:
+        return self.server.address
+
+    def poll(self) -> int | None:
+        """None while it runs; 0 when it was stopped cleanly (a clean stop removes
+        ``postmaster.pid``), 1 when it died (``kill -9`` leaves the file behind)."""
+        if _alive(self.pid):
+            return None
+        return 1 if _postmaster_pid(self.server) == self.pid else 0
+
+    def stop(self, timeout: float = 60.0) -> None:
+        stop_postgres(self.server, remove=False, timeout=timeout)
+
+
+def _alive(pid: int) -> bool:
+    if not _exists(pid):
+        return False
+    # A zombie is dead too (the postmaster is not ours to reap).
+    with contextlib.suppress(OSError, IndexError):
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    return True
+
+
+def _exists(pid: int) -> bool:
+    """Whether ``pid`` names a process, a zombie included."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's: it exists
+        return True
+    return True
+
+
+def _postmaster_pid(server: PostgresServer) -> int | None:
+    if server.directory is None:
+        return None
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int((server.directory / "data" / "postmaster.pid").read_text().splitlines()[0])
+    return None
+
+
+def postmaster(server: PostgresServer) -> Postmaster:
+    """The running postmaster of a server :func:`start_postgres` started."""
+    pid = _postmaster_pid(server)
+    if pid is None or not _alive(pid):
+        raise ServiceError(f"no PostgreSQL running in {server.directory}")
+    return Postmaster(server, pid)
+
+
+def restart_postgres(server: PostgresServer, *, gone_timeout: float = 10.0) -> Postmaster:
+    """Start a server :func:`start_postgres` started again, on the same data directory and
+    port (after its postmaster died: PostgreSQL recovers from its write-ahead log)."""
+    if server.directory is None or server.bin_dir is None:
+        raise ServiceError("a PostgreSQL this process did not start is not its to restart")
+    # PostgreSQL refuses to start while the pid in its lock file exists, even as a zombie that
+    # nobody has reaped yet (it is not our child: a container's init may reap it seconds late).
+    old = _postmaster_pid(server)
+    deadline = time.monotonic() + gone_timeout
+    while old is not None and _exists(old):
+        if time.monotonic() > deadline:
+            raise ServiceError(f"the old postmaster (pid {old}) is still there after {gone_timeout:g} s")
+        time.sleep(0.05)
+    error = _pg_ctl_start(server, server.directory, server.bin_dir)
+    if error:
+        raise ServiceError(f"pg_ctl start failed: {error[-400:]}")
+    return postmaster(server)
 
 
 def stop_postgres(server: PostgresServer, *, remove: bool = True, timeout: float = 60.0) -> None:

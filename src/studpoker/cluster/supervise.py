@@ -1,13 +1,16 @@
 """``cluster up`` as a process manager (docs/cluster.md "Supervision"): the gateways and workers
-it started are restarted when they crash, as systemd's ``Restart=on-failure`` would.
+it started, and the nats-server, HAProxy and throwaway PostgreSQL it started, are restarted when
+they crash, as systemd's ``Restart=on-failure`` would.
 
 A child that exits with an error or is killed by a signal is started again after a back-off
 (``restart_backoff_seconds``, doubled for each earlier crash within ``restart_window_seconds``,
 at most ``restart_backoff_max_seconds``), and no sooner than its own ``min_delay`` (a worker's:
 see :func:`worker_restart_delay`). A child that crashes ``restart_limit`` times within the window
 keeps crashing whatever we do: :meth:`Supervisor.check` raises :class:`CrashLoopError` and the
-cluster stops. A child that exits cleanly (status 0: someone stopped it with SIGTERM, on purpose) stays
-down. After :meth:`Supervisor.stop` nothing is restarted.
+cluster stops. A restart whose start fails (a server that does not listen again) counts as a
+crash too, and is tried again after the next back-off. A child that exits cleanly (status 0:
+someone stopped it with SIGTERM, on purpose) stays down. After :meth:`Supervisor.stop` nothing
+is restarted.
 
 The supervisor owns no thread and no timer: the launcher calls :meth:`Supervisor.check` in its
 loop, which keeps it testable with a fake clock and fake children.
@@ -110,6 +113,8 @@ class Supervised(Generic[ChildT]):
     start: Callable[[], ChildT]
     min_delay: float = 0.0
     log_file: Path | None = None
+    # How an exit status reads in the log (a postmaster we did not start has no real status).
+    describe: Callable[[int], str] = describe_exit
     crashes: list[float] = field(default_factory=list)  # monotonic times within the window
     restarts: int = 0
     restart_at: float | None = None  # crashed: when it is started again
@@ -117,7 +122,8 @@ class Supervised(Generic[ChildT]):
 
     @property
     def label(self) -> str:
-        return f"{self.role}-{self.name}"
+        # A server is one of its kind (nats-server); a role has many (worker-1, worker-2).
+        return self.role if self.name == self.role else f"{self.role}-{self.name}"
 
     @property
     def running(self) -> bool:
@@ -143,7 +149,24 @@ class Supervisor(Generic[ChildT]):
         log_file: Path | None = None,
     ) -> Supervised[ChildT]:
         """Start a child with ``start`` and supervise it from now on."""
-        child = Supervised(role, name, start(), start, min_delay=min_delay, log_file=log_file)
+        return self.watch(role, name, start(), start, min_delay=min_delay, log_file=log_file)
+
+    def watch(
+        self,
+        role: str,
+        name: str,
+        process: ChildT,
+        start: Callable[[], ChildT],
+        *,
+        min_delay: float = 0.0,
+        log_file: Path | None = None,
+        describe: Callable[[int], str] = describe_exit,
+    ) -> Supervised[ChildT]:
+        """Supervise ``process``, started already (a server on a port chosen at its first
+        start); ``start`` starts it again."""
+        child = Supervised(
+            role, name, process, start, min_delay=min_delay, log_file=log_file, describe=describe
+        )
         self.children.append(child)
         return child
 
@@ -169,8 +192,12 @@ class Supervisor(Generic[ChildT]):
                     if child.left_down:
                         changed.append(child)
             if child.restart_at is not None and child.restart_at <= now:
-                child.process = child.start()
                 child.restart_at = None
+                try:
+                    child.process = child.start()
+                except Exception as exc:  # any failed start: as systemd, a failure to retry
+                    self._crashed(child, f"its restart failed: {exc}", now)
+                    continue
                 child.restarts += 1
                 log.warning("%s restarted as pid %s", child.label, child.process.pid)
                 changed.append(child)
@@ -181,13 +208,16 @@ class Supervisor(Generic[ChildT]):
             child.left_down = True
             log.warning("%s (pid %s) exited cleanly: not restarted", child.label, child.process.pid)
             return
+        self._crashed(child, child.describe(status), now)
+
+    def _crashed(self, child: Supervised[ChildT], what: str, now: float) -> None:
         child.crashes = [t for t in child.crashes if now - t < self.policy.window_seconds] + [now]
         seconds = f"{self.policy.window_seconds:g}"
         if len(child.crashes) >= self.policy.limit:
             where = f": see {child.log_file}" if child.log_file is not None else ""
             raise CrashLoopError(
                 f"{child.label} crashed {len(child.crashes)} times in {seconds} s (last: pid"
-                f" {child.process.pid}, {describe_exit(status)}); stopping the cluster{where}"
+                f" {child.process.pid}, {what}); stopping the cluster{where}"
             )
         delay = max(child.min_delay, self.policy.delay(len(child.crashes)))
         child.restart_at = now + delay
@@ -195,7 +225,7 @@ class Supervisor(Generic[ChildT]):
             "%s (pid %s) crashed (%s): restarting in %.1f s (crash %d in %s s; the cluster stops at %d)",
             child.label,
             child.process.pid,
-            describe_exit(status),
+            what,
             delay,
             len(child.crashes),
             seconds,

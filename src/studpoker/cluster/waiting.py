@@ -64,6 +64,8 @@ class Gateway(Protocol):
 
 
 MOVED = "the table moved to another server: join its wait list again"
+# A gateway's note when a table's owner changed without telling (the worker died: its lists died with it).
+LOST = "the table's server went down and its wait list was lost: join it again"
 
 
 # -- the owner's side -----------------------------------------------------------------------------
@@ -160,16 +162,41 @@ class RemoteWaitLists(WaitLists):
         self.room = room
         # account id -> table id -> the last wait_list he was sent while on that list
         self.last: dict[int, dict[int, WaitListMsg]] = {}
+        # (account id, table id) -> the owner's epoch that message came with
+        self.epochs: dict[tuple[int, int], int] = {}
 
-    def heard(self, account_id: int, message: WaitListMsg) -> None:
-        """A ``wait_list`` from a table's owner, on its way to the account's local sockets."""
+    def heard(self, account_id: int, message: WaitListMsg, epoch: int = 0) -> None:
+        """A ``wait_list`` from a table's owner (at ``epoch``), on its way to the account's
+        local sockets."""
         lists = self.last.setdefault(account_id, {})
         if message.position is None:
-            lists.pop(message.table_id, None)
-            if not lists:
-                self.last.pop(account_id, None)
+            self._forget(account_id, message.table_id)
         else:
             lists[message.table_id] = message
+            self.epochs[(account_id, message.table_id)] = epoch
+
+    def _forget(self, account_id: int, table_id: int) -> None:
+        lists = self.last.get(account_id, {})
+        lists.pop(table_id, None)
+        self.epochs.pop((account_id, table_id), None)
+        if not lists:
+            self.last.pop(account_id, None)
+
+    def owner_changed(self, table_id: int, epoch: int, waiting: int) -> list[tuple[int, WaitListMsg]]:
+        """Table ``table_id`` has a new owner at ``epoch``: an owner that let it go cleanly
+        told its players (``MOVED``), so whoever is still on a list of an older epoch here lost
+        his place with a dead worker. Each such account, off the list, with the ``wait_list``
+        that tells him so (``waiting``: the new owner's count)."""
+        lost = [
+            account_id
+            for account_id, lists in self.last.items()
+            if table_id in lists and self.epochs.get((account_id, table_id), 0) < epoch
+        ]
+        out = []
+        for account_id in sorted(lost):
+            self._forget(account_id, table_id)
+            out.append((account_id, WaitListMsg(table_id=table_id, waiting=waiting, note=LOST)))
+        return out
 
     def _forward(self, conn: Viewer, table_id: int, command: Command) -> None:
         if table_id not in self.room.remote:
@@ -187,6 +214,8 @@ class RemoteWaitLists(WaitLists):
         """A logout: each owner of a list he was last seen on takes him off it."""
         conn = next(iter(self.room.connections.get(account_id, {}).values()), None)
         lists = self.last.pop(account_id, {})
+        for table_id in lists:
+            self.epochs.pop((account_id, table_id), None)
         if conn is None:
             return
         for table_id in sorted(lists):
@@ -217,6 +246,7 @@ class RemoteWaitLists(WaitLists):
 
     def close(self) -> None:
         self.last.clear()
+        self.epochs.clear()
 
 
 class RemoteChatLines:

@@ -300,6 +300,9 @@ class Worker:
             command.conn = viewer
             if isinstance(command, Watch):
                 self._tell_voided(owned, viewer)
+                state = owned.actor.seat_of(viewer.account_id)
+                if viewer.is_bot and state is not None:
+                    state.is_bot = True  # the database's seats do not say; a takeover lost it
             if isinstance(command, Act) and command.hand_id == owned.voided:
                 # An action for the hand the takeover voided, sent while the table had no owner
                 # (the courier kept it): what the player needs is that hand's end, not no_hand.

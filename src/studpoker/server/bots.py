@@ -18,6 +18,7 @@ offered to the first person waiting. A bot that cannot buy in any more (its bank
 the table's minimum and its daily top-up spent) gives up: it closes. :class:`BotKeeper` keeps
 ``serve --bots N`` bots at each table for as long as the room runs, replacing those that gave
 up by a bot account of the table that can buy in again, or by a new one (docs/server.md "Bots").
+In a cluster one gateway runs the keeper over its remote tables (docs/cluster.md "Shared state").
 """
 
 from __future__ import annotations
