@@ -8,7 +8,11 @@ counts reads as before."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
+import pytest
+
+from studpoker.cli import main
 from studpoker.engine import EventKind
 from studpoker.history.phh import loads, replay_with_time_banks
 from studpoker.history.text import text_history
@@ -116,3 +120,19 @@ async def test_a_players_copy_and_the_public_view_of_the_stored_hand_say_the_cou
     public = public_hand(record, table, SOLVER, EquityBudget(10.0))
     assert public is not None
     assert all(line in public.text.splitlines() for line in said), public.text
+
+
+async def test_studpoker_replay_text_says_the_counts_the_phh_keeps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`studpoker replay --text` of a stored PHH writes the same timeout lines as the room did."""
+    end = await a_protected_all_in_and_a_fold_with_none_left()
+    phh, _ = operator_histories(
+        end.hand, end.hand_id, names_of(end), "Stud", end.time_banks, protected_counts=end.protected_counts
+    )
+    path = tmp_path / "hand.phh"
+    path.write_text(phh)
+    assert main(["replay", "--text", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "has timed out and is all-in (disconnect protection, 2 of 2 today)" in out
+    assert "has timed out (no protected all-in left: 2 of 2 used today)" in out

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from studpoker.games import HouseRuleError, HouseRules, get_game
-from studpoker.history.phh import PhhError, PhhHand, finishing_stacks, load_hands, replay
+from studpoker.history.phh import PhhError, PhhHand, finishing_stacks, load_hands, replay_with_time_banks
 from studpoker.history.pokerstars.check import ReplayedHand, import_file
 from studpoker.history.pokerstars.parsed import SkippedHand
 from studpoker.history.settle import RAKE_FIELD, Settlement, settle
@@ -102,7 +102,9 @@ def _run(args: argparse.Namespace) -> int:
                 house = _house_for(phh, args.compat, args.house)
                 raked = RAKE_FIELD in phh.extra  # the finishing stacks are net of the rake
                 check = not args.no_check_stacks
-                hand = replay(phh, house=house, check_finishing_stacks=check and not raked)
+                # with the time banks and timeouts the file's commentaries record (the text says them)
+                noted = replay_with_time_banks(phh, house=house, check_finishing_stacks=check and not raked)
+                hand = noted.hand
                 settlement = settle(phh, hand, check_finishing_stacks=check) if raked else None
             except PhhError as exc:
                 print(exc, file=sys.stderr)
@@ -111,7 +113,11 @@ def _run(args: argparse.Namespace) -> int:
             seats = phh.seats or list(range(1, phh.player_count + 1))
             if args.text:
                 names = _names(phh, seats)
-                print(text_history(hand, reveal=True, players=names, hand_id=_hand_id(phh), chips=args.chips))
+                text = text_history(
+                    hand, reveal=True, players=names, hand_id=_hand_id(phh), chips=args.chips,
+                    time_banks=noted.time_banks, protected_counts=noted.protected_counts,
+                )  # fmt: skip
+                print(text)
             else:
                 line: dict[str, Any] = {
                     "file": phh.source,
