@@ -24,16 +24,21 @@ def test_each_process_gets_its_own_user_and_private_files(tmp_path: Path) -> Non
     users = {user["user"]: user for user in config["authorization"]["users"]}
     assert users["gateway-2"]["password"] == credentials[1].password
     assert users["gateway-2"]["permissions"]["subscribe"]["allow"] == [
-        "gw.2.out", "lobby.table.*", "room.*", "account.*.out", "_INBOX.gateway-2.>"
+        "gw.2.out", "lobby.table.*", "lobby.tournament.*", "room.*", "account.*.out", "_INBOX.gateway-2.>"
     ]  # fmt: skip
-    assert users["gateway-2"]["permissions"]["publish"]["allow"] == ["table.*.cmd", "room.*"]
+    assert users["gateway-2"]["permissions"]["publish"]["allow"] == [
+        "table.*.cmd",
+        "tournament.*.cmd",
+        "room.*",
+    ]
     assert users["worker-1"]["permissions"]["subscribe"]["allow"] == [
         "table.*.cmd",
+        "tournament.*.cmd",
         "room.*",
         "_INBOX.worker-1.>",
     ]
     assert users["worker-1"]["permissions"]["publish"]["allow"] == [
-        "gw.*.out", "lobby.table.*", "room.*", "account.*.out"
+        "gw.*.out", "lobby.table.*", "lobby.tournament.*", "room.*", "account.*.out"
     ]  # fmt: skip
 
 

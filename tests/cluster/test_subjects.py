@@ -12,6 +12,8 @@ def test_each_subject_parses_back_to_what_built_it() -> None:
     assert subjects.parse(subjects.table_commands(17)) == subjects.TableCommand(17)
     assert subjects.parse(subjects.gateway_out("eu-2")) == subjects.GatewayOut("eu-2")
     assert subjects.parse(subjects.lobby_summary(0)) == subjects.LobbySummary(0)
+    assert subjects.parse(subjects.tournament_commands(4)) == subjects.TournamentCommand(4)
+    assert subjects.parse(subjects.tournament_summary(4)) == subjects.TournamentSummary(4)
     for kind in subjects.BROADCAST_KINDS:
         assert subjects.parse(subjects.broadcast(kind)) == subjects.Broadcast(kind)
 
@@ -20,6 +22,8 @@ def test_the_subjects_are_the_designs() -> None:
     assert subjects.table_commands(3) == "table.3.cmd"
     assert subjects.gateway_out("1") == "gw.1.out"
     assert subjects.lobby_summary(3) == "lobby.table.3"
+    assert subjects.tournament_commands(3) == "tournament.3.cmd"
+    assert subjects.tournament_summary(3) == "lobby.tournament.3"
     assert subjects.broadcast("logout") == "room.logout"
     assert subjects.inbox_prefix("gateway-1") == "_INBOX.gateway-1"
 
@@ -30,6 +34,8 @@ def test_each_role_pattern_covers_its_subjects_and_no_others() -> None:
         subjects.ALL_GATEWAYS_OUT: subjects.gateway_out("2"),
         subjects.LOBBY_SUMMARIES: subjects.lobby_summary(5),
         subjects.BROADCASTS: subjects.broadcast("presence"),
+        subjects.TOURNAMENT_COMMANDS: subjects.tournament_commands(5),
+        subjects.TOURNAMENT_SUMMARIES: subjects.tournament_summary(5),
     }
     for pattern, subject in built.items():
         assert [other for other in built.values() if matches(pattern, other)] == [subject]

@@ -451,10 +451,19 @@ async def _status_lines(url: str) -> list[str]:
     try:
         leases = await store.leases.owners()
         live = await store.leases.workers()
+        held = await store.tournament_leases.owners()
     finally:
         await store.close()
     owned: dict[str, list[str]] = {worker: [] for worker in live}
     for lease in leases:
         key = lease.owner if lease.owner is not None and lease.live else "(unowned)"
         owned.setdefault(key, []).append(f"{lease.table_id}@{lease.epoch}")
-    return [f"{worker}: {len(tables)} tables: {' '.join(tables)}" for worker, tables in sorted(owned.items())]
+    # The tournaments (each with all its tables) by owner; a finished one's row has none.
+    tournaments: dict[str, list[str]] = {}
+    for t in held:
+        if t.owner is not None and t.live:
+            tournaments.setdefault(t.owner, []).append(f"{t.tournament_id}@{t.epoch}")
+    lines = [
+        f"{worker}: {len(tables)} tables: {' '.join(tables)}" for worker, tables in sorted(owned.items())
+    ]
+    return lines + [f"{worker}: tournaments {' '.join(ids)}" for worker, ids in sorted(tournaments.items())]

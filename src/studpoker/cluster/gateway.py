@@ -52,6 +52,7 @@ from studpoker.store.models import TableConfig, TableRecord
 from . import subjects
 from .bus import Bus, Message, Subscription
 from .courier import Courier
+from .gateway_tournaments import GatewayTournaments
 from .remote import (
     Outbox,
     WireError,
@@ -64,6 +65,7 @@ from .remote import (
     encode_presence,
     token_digest,
 )
+from .tournaments import is_tournament_table
 from .waiting import RemoteChatLines, RemoteWaitLists
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,7 @@ class RemoteTable:
         self.latest_epoch = 0  # the newest seen in a lobby line or a frame (older ones dropped)
         self.owner: str | None = None
         self.line: dict[str, Any] = _empty_line(record)
+        self.tournament = False  # a tournament's table: not in the cash lobby
 
     @property
     def stopped(self) -> bool:
@@ -152,6 +155,11 @@ class GatewayRoom(Room):
         # The wait lists are the owners': the dispatcher's requests go to them (cluster/waiting.py).
         self.remote_lists = RemoteWaitLists(self)
         self.wait_lists = self.dispatcher.wait_lists = self.remote_lists
+        # The tournaments are their owners' too; their tables (remote) in the map the dispatcher
+        # reads, out of the cash lobby (cluster/gateway_tournaments.py).
+        self.remote_tournaments = GatewayTournaments(self)
+        self.remote_tournaments.actors = self.tournaments.actors
+        self.tournaments = self.remote_tournaments
 
     async def start(self) -> None:
         # Guests numbered within a block no other gateway (or earlier run) has: unique ids.
@@ -175,6 +183,7 @@ class GatewayRoom(Room):
             await bus.subscribe(subjects.LOBBY_SUMMARIES, self._on_lobby_line),
             await bus.subscribe(subjects.broadcast("logout"), self._on_logout),
             await bus.subscribe(subjects.ALL_ACCOUNTS_OUT, self._on_account_frame),
+            await bus.subscribe(subjects.TOURNAMENT_SUMMARIES, self.remote_tournaments.heard),
         ]
         loop = asyncio.get_running_loop()
         self._beater = loop.create_task(self._beat(), name="gateway-presence")
@@ -336,19 +345,54 @@ class GatewayRoom(Room):
             log.warning("gateway %s: dropped a bad lobby line", self.name)
             return
         remote = self.remote.get(parsed.table_id)
+        if remote is None and is_tournament_table(parsed.table_id):
+            remote = self._tournament_table(parsed.table_id, line, epoch)
         if remote is None or epoch < remote.latest_epoch:
             return
         remote.latest_epoch = epoch
+        before = {seat.account_id for seat in remote.seats.values()}
         remote.line = line
         if epoch > remote.epoch:
             log.info("gateway %s: table %s owned by %s at epoch %s", self.name, remote.table_id, owner, epoch)
             changed = remote.epoch > 0  # not the first owner this gateway hears of
             remote.epoch, remote.owner = epoch, owner
-            self._lists_lost(remote, epoch, changed)
+            if not remote.tournament:
+                self._lists_lost(remote, epoch, changed)
             for conn in list(self.by_id.values()):
                 if remote.table_id in conn.tables and not conn.closed:
                     self.forward(remote.table_id, Watch(conn=conn), rewatch=True)
-        self.lobby.lobby_changed(remote.table_id)
+        if remote.tournament:
+            self._follow_seats(remote, before)
+        else:
+            self.lobby.lobby_changed(remote.table_id)
+
+    def _tournament_table(self, table_id: int, line: dict[str, Any], epoch: int) -> RemoteTable | None:
+        """A tournament table first heard of: a remote table, in the tournaments' map only."""
+        if line.get("closed"):
+            return None
+        try:
+            config = TableConfig(**{f.name: line[f.name] for f in dataclasses.fields(TableConfig)})
+        except (KeyError, TypeError):
+            log.warning("gateway %s: dropped a bad line of tournament table %s", self.name, table_id)
+            return None
+        remote = self.remote[table_id] = RemoteTable(TableRecord(table_id, config), self)
+        remote.tournament = True
+        self.tournaments.actors[table_id] = cast(TableActor, remote)
+        return remote
+
+    def _follow_seats(self, remote: RemoteTable, before: set[int]) -> None:
+        """A tournament table's new line: a player newly seated there (the start, a move, a late
+        entry) has his sockets here watch it; a closed table is forgotten."""
+        if remote.line.get("closed"):
+            self.remote.pop(remote.table_id, None)
+            self.tournaments.actors.pop(remote.table_id, None)
+            return
+        for seat in remote.seats.values():
+            if seat.account_id in before:
+                continue
+            for conn in list(self.connections.get(seat.account_id, {}).values()):
+                if not conn.closed and not conn.is_bot and remote.table_id not in conn.tables:
+                    self.forward(remote.table_id, Watch(conn=conn))
 
     def _lists_lost(self, remote: RemoteTable, epoch: int, changed: bool) -> None:
         """A new owner: the local accounts still on the old owner's list lost their places (it

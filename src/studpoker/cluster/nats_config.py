@@ -67,14 +67,16 @@ def worker_user(worker: str) -> str:
 
 
 def gateway_permissions(gateway: str, credentials: NatsCredentials) -> Permissions:
-    """Table commands and broadcasts out; its own frames, the lobby, broadcasts and the accounts'
-    wait-list messages (no cards: every gateway hears them, none may publish them) in."""
+    """Table and tournament commands and broadcasts out; its own frames, the lobby (tables and
+    tournaments), broadcasts and the accounts' wait-list messages (no cards: every gateway hears
+    them, none may publish them) in."""
     inbox = f"{credentials.inbox_prefix}.>"
     return Permissions(
-        publish=(subjects.TABLE_COMMANDS, subjects.BROADCASTS),
+        publish=(subjects.TABLE_COMMANDS, subjects.TOURNAMENT_COMMANDS, subjects.BROADCASTS),
         subscribe=(
             subjects.gateway_out(gateway),
             subjects.LOBBY_SUMMARIES,
+            subjects.TOURNAMENT_SUMMARIES,
             subjects.BROADCASTS,
             subjects.ALL_ACCOUNTS_OUT,
             inbox,
@@ -83,17 +85,18 @@ def gateway_permissions(gateway: str, credentials: NatsCredentials) -> Permissio
 
 
 def worker_permissions(credentials: NatsCredentials) -> Permissions:
-    """Frames to any gateway, summaries, broadcasts and wait-list messages out; commands for any
-    table in."""
+    """Frames to any gateway, summaries (tables and tournaments), broadcasts and wait-list
+    messages out; commands for any table or tournament in."""
     inbox = f"{credentials.inbox_prefix}.>"
     return Permissions(
         publish=(
             subjects.ALL_GATEWAYS_OUT,
             subjects.LOBBY_SUMMARIES,
+            subjects.TOURNAMENT_SUMMARIES,
             subjects.BROADCASTS,
             subjects.ALL_ACCOUNTS_OUT,
         ),
-        subscribe=(subjects.TABLE_COMMANDS, subjects.BROADCASTS, inbox),
+        subscribe=(subjects.TABLE_COMMANDS, subjects.TOURNAMENT_COMMANDS, subjects.BROADCASTS, inbox),
     )
 
 

@@ -6,7 +6,10 @@
 - ``lobby.table.<id>``: a worker's summary of a table it owns, for every gateway's lobby;
 - ``account.<id>.out``: a worker's wait-list messages for one account, to whichever gateway holds
   his sockets (every gateway listens; no cards ever go there);
-- ``room.<kind>``: broadcasts every gateway and worker hears (``room.logout``, ``room.presence``).
+- ``room.<kind>``: broadcasts every gateway and worker hears (``room.logout``, ``room.presence``);
+- ``tournament.<id>.cmd``: a gateway's requests for a tournament (a registration), to the worker
+  that owns it; ``lobby.tournament.<id>``: that owner's line of it (level, tables, seats), for
+  every gateway's tournament lobby.
 
 Each gateway's NATS user is allowed only its own ``gw.<gateway>.out`` (:mod:`.nats_config`), so
 the patterns every role subscribes to are here too. Gateway names are subject tokens (letters,
@@ -25,6 +28,8 @@ ALL_GATEWAYS_OUT: Final = "gw.*.out"
 LOBBY_SUMMARIES: Final = "lobby.table.*"
 BROADCASTS: Final = "room.*"
 ALL_ACCOUNTS_OUT: Final = "account.*.out"
+TOURNAMENT_COMMANDS: Final = "tournament.*.cmd"
+TOURNAMENT_SUMMARIES: Final = "lobby.tournament.*"
 
 # The broadcasts there are; adding one here is enough (permissions name ``room.*``).
 BROADCAST_KINDS: Final = ("logout", "presence")
@@ -56,6 +61,14 @@ def gateway_out(gateway: str) -> str:
 
 def lobby_summary(table_id: int) -> str:
     return f"lobby.table.{_check_table(table_id)}"
+
+
+def tournament_commands(tournament_id: int) -> str:
+    return f"tournament.{_check_table(tournament_id)}.cmd"
+
+
+def tournament_summary(tournament_id: int) -> str:
+    return f"lobby.tournament.{_check_table(tournament_id)}"
 
 
 def account_out(account_id: int) -> str:
@@ -101,7 +114,19 @@ class AccountOut:
     account_id: int
 
 
-Parsed = TableCommand | GatewayOut | LobbySummary | Broadcast | AccountOut
+@dataclass(frozen=True, slots=True)
+class TournamentCommand:
+    tournament_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSummary:
+    tournament_id: int
+
+
+Parsed = (
+    TableCommand | GatewayOut | LobbySummary | Broadcast | AccountOut | TournamentCommand | TournamentSummary
+)
 
 
 def _table_token(token: str, subject: str) -> int:
@@ -125,4 +150,8 @@ def parse(subject: str) -> Parsed:
             return Broadcast(kind)
         case ["account", account, "out"] if _table_token(account, subject) > 0:
             return AccountOut(int(account))
+        case ["tournament", tournament, "cmd"]:
+            return TournamentCommand(_table_token(tournament, subject))
+        case ["lobby", "tournament", tournament]:
+            return TournamentSummary(_table_token(tournament, subject))
     raise ValueError(f"not a room subject: {subject!r}")

@@ -13,6 +13,9 @@ so that workers started together split the tables. It listens to the gateways' p
 (``room.presence``) and forgets the watchers of a gateway silent for ``gateway_timeout_seconds``
 or started again (a new boot id), so a killed gateway's players stop counting as connected.
 
+Its tournaments (cluster/tournaments.py) are held by leases of their own, renewed and claimed in
+the same round: a tournament's director and all its tables run here.
+
 The wait lists of its tables are its own (cluster/waiting.py): the actors' lobby port, so a
 freed seat is offered at once; the requests come as table commands, the ``wait_list`` messages
 go to ``account.<id>.out``. A gateway's chat-line question (a report) is answered from the
@@ -31,6 +34,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+from studpoker.server.connections import Connection
 from studpoker.server.protocol import EventMsg
 from studpoker.server.settings import Settings
 from studpoker.server.store_adapter import StoreTableAdapter
@@ -55,6 +59,7 @@ from .remote import (
     encode_chat_line,
     encode_lobby_line,
 )
+from .tournaments import WorkerTournaments, is_tournament_table
 from .waiting import MOVED, owner_takes, owner_wait_lists
 
 log = logging.getLogger(__name__)
@@ -104,6 +109,9 @@ class Worker:
         self._presence: Subscription | None = None
         # The wait lists of the tables held, with the actors (cluster/waiting.py).
         self.wait_lists = owner_wait_lists(self.tables, self.outbox, self.epochs, self, settings)
+        # The tournaments held, and their tables (commands and frames as a cash table's).
+        self.tournament_tables: dict[int, OwnedTable] = {}
+        self.tournaments = WorkerTournaments(self)
 
     # -- the lease loop ---------------------------------------------------------------------------
 
@@ -112,6 +120,7 @@ class Worker:
         period = self.lease_seconds / 3
         self._presence = await self.bus.subscribe(subjects.broadcast("presence"), self._on_presence)
         await self._settle()
+        self.tournaments.begin_waking()
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
@@ -119,6 +128,7 @@ class Worker:
             except Exception:
                 log.exception("worker %s: the lease round failed", self.name)
             self._stop_expired()
+            self.tournaments.stop_expired()
             self._forget_silent_gateways()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), max(0.05, period - (time.monotonic() - started)))
@@ -180,6 +190,7 @@ class Worker:
         if not self.stopping.is_set():
             for lease in await self.store.leases.claim(self.name, self.lease_seconds):
                 await self._take_over(lease)
+        await self.tournaments.lease_round()
 
     def _stop_expired(self) -> None:
         """A table not renewed within the lease is another's to claim: stop acting for it now."""
@@ -207,7 +218,7 @@ class Worker:
     async def _release(self, table_id: int) -> None:
         owned = self.tables.pop(table_id)
         self.wait_lists.drop_table(table_id, MOVED)
-        await self._unsubscribe(owned)
+        await self.unsubscribe(owned)
         await owned.actor.stop()
         try:
             await self.store.leases.release(self.name, table_id)
@@ -267,11 +278,11 @@ class Worker:
         if owned is None:
             return
         self.wait_lists.drop_table(table_id, MOVED)
-        await self._unsubscribe(owned)
+        await self.unsubscribe(owned)
         owned.actor.watchers.clear()
         await owned.actor.stop()
 
-    async def _unsubscribe(self, owned: OwnedTable) -> None:
+    async def unsubscribe(self, owned: OwnedTable) -> None:
         if owned.subscription is not None:
             with contextlib.suppress(Exception):
                 await owned.subscription.unsubscribe()
@@ -279,8 +290,31 @@ class Worker:
 
     # -- commands from the gateways ---------------------------------------------------------------
 
+    def _owned(self, table_id: int) -> OwnedTable | None:
+        """A cash table held, or a table of a tournament held."""
+        return self.tables.get(table_id) or self.tournament_tables.get(table_id)
+
+    def hold_tournament_table(self, actor: TableActor, fence: Fence) -> OwnedTable:
+        """A held tournament's table, acted for here (``fence``: its tournament's epoch)."""
+        owned = OwnedTable(actor, fence, renewed_at=time.monotonic())
+        owned.voided_until = time.monotonic() + 2 * self.lease_seconds
+        self.tournament_tables[actor.table_id] = owned
+        return owned
+
+    async def subscribe_table(self, table_id: int) -> None:
+        """The commands of a held tournament's table (it may have closed meanwhile)."""
+        subscription = await self.bus.subscribe(
+            subjects.table_commands(table_id), functools.partial(self._on_command, table_id)
+        )
+        owned = self.tournament_tables.get(table_id)
+        if owned is None:
+            await subscription.unsubscribe()
+        else:
+            owned.subscription = subscription
+            self._publish_lobby(table_id)
+
     async def _on_command(self, table_id: int, message: Message) -> None:
-        owned = self.tables.get(table_id)
+        owned = self._owned(table_id)
         if owned is None:
             return
         try:
@@ -307,6 +341,8 @@ class Worker:
                 # An action for the hand the takeover voided, sent while the table had no owner
                 # (the courier kept it): what the player needs is that hand's end, not no_hand.
                 self._tell_voided(owned, viewer)
+            elif is_tournament_table(table_id):
+                owned.actor.submit(command)  # no wait list: the tournament seats its players
             elif not owner_takes(self.wait_lists, table_id, viewer, command):
                 owned.actor.submit(command)
                 if isinstance(command, Watch):
@@ -385,7 +421,7 @@ class Worker:
                 continue
             del self.viewers[key]
             for table_id in list(viewer.tables):
-                owned = self.tables.get(table_id)
+                owned = self._owned(table_id)
                 if owned is not None:
                     owned.actor.submit(Unwatch(conn=viewer, closed=True))
 
@@ -393,7 +429,7 @@ class Worker:
 
     def is_connected(self, account_id: int, table_id: int) -> bool:
         """Presence: a person is there while one of his connections watches the table."""
-        owned = self.tables.get(table_id)
+        owned = self._owned(table_id)
         if owned is None:
             return False
         return any(v.account_id == account_id for v in owned.actor.watchers.values())
@@ -413,14 +449,24 @@ class Worker:
             self._publish_lobby(table_id)
 
     def _publish_lobby(self, table_id: int) -> None:
-        owned = self.tables.get(table_id)
+        owned = self._owned(table_id)
         if owned is None or owned.actor.stopped:
             return
         line = encode_lobby_line(self.name, owned.fence.epoch, owned.actor.summary())
         self.outbox.put(subjects.lobby_summary(table_id), line)
 
+    # A held tournament's room (server/tournaments/host.py): the gateways watch a seated player's
+    # table when its lobby line shows him there (a start, a move, a late entry), not this.
+
+    @property
+    def connections(self) -> dict[int, dict[int, Connection]]:
+        return {}
+
+    def rejoin(self, conn: Connection, actor: TableActor) -> None:
+        return None
+
     def _name_of(self, table_id: int, account_id: int) -> str:
-        owned = self.tables.get(table_id)
+        owned = self._owned(table_id)
         state = None if owned is None else owned.actor.seat_of(account_id)
         return f"#{account_id}" if state is None else state.name
 
@@ -429,14 +475,18 @@ class Worker:
     async def drain(self) -> None:
         """No new hands; the hands in play get ``shutdown_grace_seconds``; then every table is
         released (a hand still in play then is voided, with its refunds, under this lease)."""
-        for owned in self.tables.values():
-            owned.actor.draining = True
+        tournament_tables = self.tournaments.tables()
+        for actor in [*(o.actor for o in self.tables.values()), *tournament_tables]:
+            actor.draining = True
         deadline = time.monotonic() + self.settings.shutdown_grace_seconds
-        while time.monotonic() < deadline and any(o.actor.busy for o in self.tables.values()):
+        while time.monotonic() < deadline and (
+            any(o.actor.busy for o in self.tables.values()) or any(a.busy for a in tournament_tables)
+        ):
             await asyncio.sleep(0.05)
+        await self.tournaments.drain()
         for table_id, owned in self.tables.items():
             self.wait_lists.drop_table(table_id, MOVED)
-            await self._unsubscribe(owned)
+            await self.unsubscribe(owned)
         await asyncio.gather(*(o.actor.stop() for o in self.tables.values()), return_exceptions=True)
         self.tables.clear()
         await self.writer.close()

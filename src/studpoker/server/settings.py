@@ -247,6 +247,10 @@ class Settings:
     command_reply_timeout_seconds: float = 2.0
     command_retry_seconds: float = 0.2
     command_give_up_seconds: float = 20.0
+    # A gateway's tournament registration is a request to the tournament's owner
+    # (cluster/gateway_tournaments.py): asked again while nobody answers (a takeover), refused
+    # ``unavailable`` after this many seconds.
+    tournament_request_seconds: float = 10.0
     gateway_timeout_seconds: float = 10.0
     # --- cluster up's supervision of its gateways and workers (docs/cluster.md "Supervision") ---
     # A role that crashes is started again after this back-off, doubled for each earlier crash

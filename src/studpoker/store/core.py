@@ -33,6 +33,7 @@ from .moderation import Moderation
 from .queries import Queries
 from .sessions import Sessions
 from .tables import Tables
+from .tournament_leases import TournamentLeases
 from .tournaments import Tournaments
 
 __all__ = [
@@ -78,6 +79,7 @@ class Store:
         self.moderation = Moderation(self.database)
         # Which worker acts for each table in the cluster (docs/cluster.md, Ownership).
         self.leases = Leases(self.database)
+        self.tournament_leases = TournamentLeases(self.database)
         # Login attempts shared by a cluster's gateways (docs/cluster.md, Shared state).
         self.login_attempts = LoginAttempts(self.database)
         # Sit-and-go tournaments: buy-ins and fees through the ledger, entries, payouts.

@@ -108,7 +108,8 @@ def check_worker(worker: object) -> str:
     return worker
 
 
-def _check_seconds(seconds: object) -> float:
+def check_seconds(seconds: object) -> float:
+    """A lease time in seconds: more than 0 and at most an hour, else :class:`InvalidInputError`."""
     if (
         not isinstance(seconds, int | float)
         or isinstance(seconds, bool)
@@ -199,7 +200,7 @@ class Leases:
         Also beats the worker's heartbeat. Returns the leases taken (the worker's new fences);
         a worker at or above its share takes none."""
         worker = check_worker(worker)
-        seconds = _check_seconds(lease_seconds)
+        seconds = check_seconds(lease_seconds)
         if fair_share is not None and (
             not isinstance(fair_share, int) or isinstance(fair_share, bool) or fair_share < 0
         ):
@@ -246,7 +247,7 @@ class Leases:
         its heartbeat. Returns those leases: a table another worker took, or whose lease expired
         (even if nobody took it yet: its epoch is over, claim it again), is not in the answer."""
         worker = check_worker(worker)
-        seconds = _check_seconds(lease_seconds)
+        seconds = check_seconds(lease_seconds)
         wanted = _check_tables(tables)
         async with self.db.write() as conn:
             await self._beat(conn, worker, seconds)

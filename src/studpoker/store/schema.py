@@ -301,6 +301,17 @@ table_leases = Table(
     Column("expires_at", UTCDateTime),
 )
 
+# Tournament ownership in the cluster (migration 0012, studpoker.store.tournament_leases): one
+# lease per tournament, its director and all its tables on the owner; as ``table_leases``.
+tournament_leases = Table(
+    "tournament_leases",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("owner", String(64)),
+    Column("epoch", BigInteger, nullable=False, default=0),
+    Column("expires_at", UTCDateTime),
+)
+
 workers = Table(
     "workers",
     metadata,

@@ -362,3 +362,17 @@ def tournament_table(record: HandRecord) -> TableRecord:
         max_buy_in=max(1, sum(phh.starting_stacks)),
     )
     return TableRecord(id=0, config=config)
+
+
+async def hands_in_progress(conn: AsyncConnection, tournament_id: int) -> dict[int, str]:
+    """Table number -> the hand it has in progress (a new owner in the cluster voids them and
+    tells the table's watchers which)."""
+    h = tournament_hands
+    rows = (
+        await conn.execute(
+            select(h.c.table_no, h.c.id).where(
+                h.c.tournament_id == tournament_id, h.c.status == "in_progress"
+            )
+        )
+    ).all()
+    return {int(table_no): str(hand_id) for table_no, hand_id in rows}

@@ -13,6 +13,11 @@ and the audit checks that they add up to the entries' starting stacks.
 Entries are numbered (:mod:`.tournament_records`): what happens at a table (the start's seats,
 a hand's stacks, a move) names the account and lands on its latest entry; places and prizes name
 the entry (a player who re-entered has a place for each).
+
+In the cluster a tournament runs on the worker that holds its lease (:mod:`.tournament_leases`):
+its writes go through :meth:`Tournaments.fenced`, whose owner writes check the fence first in
+their transaction (:class:`LeaseLost`, nothing written, once the lease is lost). A player's
+registration is his own, from any gateway, and is never fenced.
 """
 
 from __future__ import annotations
@@ -23,13 +28,15 @@ from typing import Any, Unpack
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import ledger
 from .accounts import load_account
 from .database import Database, new_id
-from .errors import InvalidInputError, NameTakenError, NotFoundError
+from .errors import HandStateError, InvalidInputError, NameTakenError, NotFoundError
 from .schema import tournament_entries, tournament_hands, tournaments
 from .tournament_hand_reads import seated_players
+from .tournament_leases import TournamentFence, check_tournament_fence
 from .tournament_money import audit_tournaments, buy_in, cancel, enter_late, next_entry_no, refund
 from .tournament_records import (
     MAX_SEATS,
@@ -66,10 +73,24 @@ __all__ = [
 
 
 class Tournaments:
-    """The tournaments of the room (see the module docstring)."""
+    """The tournaments of the room (see the module docstring). ``fence`` None (``store.tournaments``,
+    the one-process room): no write is checked."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, fence: TournamentFence | None = None) -> None:
         self.db = db
+        self.fence = fence
+
+    def fenced(self, fence: TournamentFence) -> Tournaments:
+        """The same tournaments for the owner of ``fence``: its writes (start, cancel,
+        enter_late, the hands, places, seats, clock, finish) raise :class:`LeaseLost`, writing
+        nothing, unless the fence still holds in their transaction."""
+        if not isinstance(fence, TournamentFence):
+            raise InvalidInputError(f"a tournament fence is a TournamentFence, not {fence!r}")
+        return Tournaments(self.db, fence)
+
+    async def _check_fence(self, conn: AsyncConnection, tournament_id: int) -> None:
+        if self.fence is not None:
+            await check_tournament_fence(conn, self.fence, tournament_id)
 
     async def create(
         self,
@@ -172,6 +193,7 @@ class Tournaments:
         whole_number(table_no, "the table", 1, 10_000)
         whole_number(seat, "the seat", 1, 10)
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             return await enter_late(
                 conn, self.db.now(), tournament_id, account_id, table_no=table_no, seat=seat
             )
@@ -179,6 +201,7 @@ class Tournaments:
     async def cancel(self, tournament_id: int) -> TournamentRecord:
         """Cancelled before the start: every buy-in and fee refunded."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             return await cancel(conn, self.db.now(), tournament_id)
 
     async def start(
@@ -186,6 +209,7 @@ class Tournaments:
     ) -> TournamentRecord:
         """Running: every entrant (account) at his (table, seat) with the starting stack."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             record = await load(conn, tournament_id, lock=True)
             require(record, "registering", "start")
             if set(seating) != {e.account_id for e in record.entries} or len(record.entries) < MIN_SEATS:
@@ -206,6 +230,7 @@ class Tournaments:
 
     async def start_hand(self, tournament_id: int, hand_id: str, table_no: int, level: int) -> None:
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             await conn.execute(
                 insert(tournament_hands).values(
                     id=hand_id,
@@ -230,8 +255,11 @@ class Tournaments:
         text: str = "",
     ) -> None:
         """A hand's end: the stacks of the accounts dealt in (their latest entries; conserved:
-        checked), the clock."""
+        checked), the clock. :class:`HandStateError`, nothing written, unless the hand is this
+        tournament's and in progress (a voided hand is never finished too)."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
+            await _lock_hand_in_progress(conn, tournament_id, hand_id)
             e = tournament_entries
             numbers = await latest_entries(conn, tournament_id, stacks)
             before = {
@@ -264,7 +292,14 @@ class Tournaments:
             )
 
     async def void_hand(self, hand_id: str, reason: str) -> None:
+        """The hand void if it is in progress. Under a fence, only a hand of the fence's
+        tournament (:class:`LeaseLost` for another's)."""
         async with self.db.write() as conn:
+            if self.fence is not None:
+                found = await conn.scalar(
+                    select(tournament_hands.c.tournament_id).where(tournament_hands.c.id == hand_id)
+                )
+                await self._check_fence(conn, self.fence.tournament_id if found is None else int(found))
             await conn.execute(
                 update(tournament_hands)
                 .where(tournament_hands.c.id == hand_id, tournament_hands.c.status == "in_progress")
@@ -275,6 +310,7 @@ class Tournaments:
         """After a restart: the hands left in progress are void (the stacks are the last finished
         hand's already). How many."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             result = await conn.execute(
                 update(tournament_hands)
                 .where(
@@ -315,6 +351,7 @@ class Tournaments:
     async def place(self, tournament_id: int, places: Mapping[int, tuple[int, int]]) -> None:
         """Busts (and the win): entry number -> (place, tied)."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             e = tournament_entries
             for entry_no, (place, tied) in places.items():
                 await conn.execute(
@@ -326,6 +363,7 @@ class Tournaments:
     async def save_seats(self, tournament_id: int, seats: Mapping[int, tuple[int, int]]) -> None:
         """Players moved (balancing): account -> (table, seat), on its latest entry."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             e = tournament_entries
             numbers = await latest_entries(conn, tournament_id, seats)
             for account_id, (table_no, seat) in seats.items():
@@ -337,6 +375,7 @@ class Tournaments:
 
     async def save_clock(self, tournament_id: int, clock: Mapping[str, Any]) -> None:
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             await conn.execute(
                 update(tournaments)
                 .where(tournaments.c.id == tournament_id)
@@ -347,6 +386,7 @@ class Tournaments:
         """Finished: the pool paid out to the bankrolls, entry number -> prize (the prizes must
         add up to the pool exactly)."""
         async with self.db.write() as conn:
+            await self._check_fence(conn, tournament_id)
             record = await load(conn, tournament_id, lock=True)
             require(record, "running", "finish")
             held = await pool_balance(conn, tournament_id)
@@ -382,3 +422,16 @@ class Tournaments:
                 .values(status="finished", finished_at=now)
             )
             return await load(conn, tournament_id)
+
+
+async def _lock_hand_in_progress(conn: AsyncConnection, tournament_id: int, hand_id: str) -> None:
+    """:class:`HandStateError` unless ``hand_id`` is a hand of ``tournament_id`` in progress; its
+    row stays locked to the end of the transaction, so a void cannot slip in before the finish."""
+    h = tournament_hands
+    row = (
+        await conn.execute(select(h.c.tournament_id, h.c.status).where(h.c.id == hand_id).with_for_update())
+    ).first()
+    if row is None or int(row.tournament_id) != tournament_id:
+        raise HandStateError(f"tournament {tournament_id} has no hand {hand_id!r}")
+    if row.status != "in_progress":
+        raise HandStateError(f"hand {hand_id!r} is {row.status}, not in progress")

@@ -19,15 +19,8 @@ router = APIRouter(tags=["tournaments"])
 
 
 def _line(room: Any, record: Any) -> dict[str, Any]:
-    """The lobby line with ``player_tables``: each seated entrant's table now (name to table
-    id), read from the running tables, so that a player moved by balancing is sent to his table."""
+    """The lobby line, with ``player_tables`` (server/tournaments ``lobby_line``)."""
     line: dict[str, Any] = room.tournaments.lobby_line(record)
-    sng = room.tournaments.running.get(record.id) if record.status == "running" else None
-    line["player_tables"] = (
-        {}
-        if sng is None
-        else {seat.name: actor.table_id for actor in sng.tables.values() for seat in actor.seats.values()}
-    )
     return line
 
 

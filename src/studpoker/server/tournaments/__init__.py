@@ -22,14 +22,15 @@ from collections.abc import Callable
 from typing import Any
 
 from studpoker.store.errors import StoreError
-from studpoker.store.tournaments import TournamentRecord
+from studpoker.store.tournaments import TournamentRecord, Tournaments
 from studpoker.tournament.clock import ClockState
 from studpoker.tournament.seating import draw_seats
 
 from ..table import TableActor
 from .creating import create_sit_and_go, create_tournament, rotation_of
 from .host import Host
-from .lobby import lobby_line
+from .links import TableLinks
+from .lobby import lobby_line, player_tables
 from .sit_and_go import SitAndGo, table_id_of
 
 __all__ = ["SitAndGo", "TournamentRoom", "create_sit_and_go", "create_tournament", "table_id_of"]
@@ -52,24 +53,48 @@ class TournamentRoom:
         self._tick_lock = asyncio.Lock()
 
     async def start(self) -> None:
-        """The tournaments that were running when the room stopped go on: the hand interrupted
-        void, the stacks of the last finished hand, the clock from where it was stored. A full
+        """The tournaments that were running when the room stopped go on (:meth:`resume`). A full
         sit-and-go starts; a scheduled tournament whose time has come starts (or is cancelled);
         then the room wakes for the next start time."""
         for record in await self.store.tournaments.list("running"):
-            voided = await self.store.tournaments.void_interrupted(record.id)
-            if voided:
-                log.warning("tournament %s: voided %s interrupted hand(s)", record.id, voided)
-            stored = ClockState.from_dict(record.clock) if record.clock else ClockState.started(self.now())
-            # Each table's rotation resumes from the hands it played (the voided ones count).
-            hands = await self.store.tournaments.hands_by_table(record.id)
-            sng = self._run(record, stored.restored(self.now()), hands)
-            await sng.place_unplaced()
+            await self.resume(record)
         for record in await self.store.tournaments.list("registering"):
-            if not record.scheduled and len(record.entries) >= record.seats:
-                await self._begin(record)
+            await self.begin_if_full(record)
         await self.tick()
         self._waker = asyncio.get_running_loop().create_task(self._wake(), name="tournament-waker")
+
+    async def resume(self, record: TournamentRecord) -> SitAndGo:
+        """A running tournament taken up again (a restart, or in the cluster a new owner): the
+        hands interrupted void, the stacks of the last finished hand, the clock from where it
+        was stored, each table's rotation from the hands it played."""
+        voided = await self.writes(record.id).void_interrupted(record.id)
+        if voided:
+            log.warning("tournament %s: voided %s interrupted hand(s)", record.id, voided)
+        stored = ClockState.from_dict(record.clock) if record.clock else ClockState.started(self.now())
+        # Each table's rotation resumes from the hands it played (the voided ones count).
+        hands = await self.store.tournaments.hands_by_table(record.id)
+        sng = self._run(record, stored.restored(self.now()), hands)
+        await sng.place_unplaced()
+        return sng
+
+    async def begin_if_full(self, record: TournamentRecord) -> None:
+        """A sit-and-go whose seats are all taken starts."""
+        if not record.scheduled and len(record.entries) >= record.seats:
+            await self._begin(record)
+
+    # -- what a cluster's worker changes (cluster/tournaments.py) -----------------------------------
+
+    def mine(self, tournament_id: int) -> bool:
+        """This room runs tournament ``tournament_id`` (one process: every one)."""
+        return True
+
+    def writes(self, tournament_id: int) -> Tournaments:
+        """The store a tournament's owner writes through (a worker's: fenced by its lease)."""
+        return self.store.tournaments
+
+    def links(self, record: TournamentRecord) -> TableLinks | None:
+        """How the tournament's tables reach the room (None: one process's)."""
+        return None
 
     async def stop(self) -> None:
         if self._waker is not None:
@@ -93,7 +118,7 @@ class TournamentRoom:
         async with self._tick_lock:
             upcoming: list[float] = []
             for record in await self.store.tournaments.list("registering"):
-                if record.starts_at is None:
+                if record.starts_at is None or not self.mine(record.id):
                     continue
                 starts = record.starts_at.timestamp()
                 if starts > self.now():
@@ -111,7 +136,7 @@ class TournamentRoom:
 
     async def _start_scheduled(self, record: TournamentRecord) -> None:
         if len(record.entries) < record.min_players:
-            await self.store.tournaments.cancel(record.id)
+            await self.writes(record.id).cancel(record.id)
             log.info(
                 "tournament %s cancelled: %s of %s entries",
                 record.id,
@@ -147,7 +172,7 @@ class TournamentRoom:
     ) -> SitAndGo:
         sng = SitAndGo(
             self.room, record, clock, now=self._time, finished=self._finished, registry=self.actors,
-            table_hands=table_hands,
+            table_hands=table_hands, links=self.links(record),
         )  # fmt: skip
         self.running[record.id] = sng
         sng.start()
@@ -162,6 +187,7 @@ class TournamentRoom:
         self.running.pop(sng.record.id, None)
         for actor in sng.tables.values():
             self.actors.pop(actor.table_id, None)
+            sng.links.closed(actor)
 
     async def register(self, tournament_id: int, account_id: int) -> TournamentRecord:
         """An entry: before the start a registration (a full sit-and-go starts); while a
@@ -185,10 +211,15 @@ class TournamentRoom:
         )
         seating = {player: drawn.where(player) for player in drawn.players}
         clock = ClockState.started(self.now())
-        started = await self.store.tournaments.start(record.id, seating, clock.to_dict())
+        started = await self.writes(record.id).start(record.id, seating, clock.to_dict())
         self._run(started, clock)
         return started
 
     def lobby_line(self, record: TournamentRecord) -> dict[str, Any]:
-        """A tournament as the lobby lists it (:mod:`.lobby`)."""
-        return lobby_line(record, self.running.get(record.id), self.now())
+        """A tournament as the lobby lists it (:mod:`.lobby`), with ``player_tables``: each
+        seated entrant's table now (name to table id), read from the running tables, so that a
+        player moved by balancing is sent to his table."""
+        sng = self.running.get(record.id) if record.status == "running" else None
+        line = lobby_line(record, sng, self.now())
+        line["player_tables"] = {} if sng is None else player_tables(sng)
+        return line

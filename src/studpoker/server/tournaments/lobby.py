@@ -73,6 +73,11 @@ def _rotation(record: TournamentRecord, running: SitAndGo | None) -> dict[str, A
     }  # fmt: skip
 
 
+def player_tables(running: SitAndGo) -> dict[str, int]:
+    """Each seated entrant's table now (name to table id)."""
+    return {seat.name: actor.table_id for actor in running.tables.values() for seat in actor.seats.values()}
+
+
 def lobby_line(record: TournamentRecord, running: SitAndGo | None, now: float) -> dict[str, Any]:
     """The lobby line of ``record`` (``running``: its play in this room, if it runs here; ``now``
     in seconds of wall time, for the countdown to a scheduled start)."""

@@ -59,7 +59,9 @@ from ..table.time_bank import TimeBankPolicy
 from .creating import rotation_of
 from .host import Host
 from .late import TableNow, late_registration_open, late_seat
-from .ports import NoLobby, TournamentTableStore
+from .levels import level_config
+from .links import TableLinks
+from .ports import TournamentTableStore
 from .seats import TournamentSeats
 from .tables import MAX_TABLES, TABLE_ID_BASE, free_prefix, make_move, seat_entrant, seating_of, table_id_of
 
@@ -69,32 +71,6 @@ if TYPE_CHECKING:
 __all__ = ["TABLE_ID_BASE", "SitAndGo", "level_config", "table_id_of"]
 
 log = logging.getLogger(__name__)
-
-
-def level_config(
-    record: TournamentRecord,
-    reading: ClockReading,
-    think: int,
-    countdown: int,
-    table_no: int = 1,
-    *,
-    hands: int = 0,
-) -> TableConfig:
-    """A table's stakes at the level read for its hand number ``hands`` (0 its first): the game
-    of the rotation then, its stakes from the level's one big bet; the seats the fewest any
-    game of the rotation takes."""
-    rotation = rotation_of(record)
-    game = rotation.game_for_hand(hands)
-    stakes = reading.level.stakes(game)
-    small, big = reading.level.limits
-    suffix = f" T{table_no} L{reading.level_number}"
-    return TableConfig(
-        name=record.name[: 40 - len(suffix)] + suffix,
-        game=game.code, small_bet=small, big_bet=big, ante=stakes.ante, bring_in=stakes.bring_in,
-        small_blind=stakes.small_blind, big_blind=stakes.big_blind, max_seats=rotation.max_seats,
-        min_buy_in=1, max_buy_in=record.starting_stack * max(2, len(record.entries)),
-        think_seconds=think, countdown_seconds=countdown,
-    )  # fmt: skip
 
 
 def rebuilt_standings(record: TournamentRecord) -> Standings:
@@ -125,9 +101,13 @@ class SitAndGo:
         finished: Callable[[SitAndGo], None] | None = None,
         registry: dict[int, TableActor] | None = None,
         table_hands: Mapping[int, int] | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         self.room = room
         self.store: Store = room.store
+        # The room around the tables (a cluster's worker: fenced writes, its lobby, its bus).
+        self.links = TableLinks() if links is None else links
+        self.tournaments = self.links.writes or self.store.tournaments
         self.record = record
         self.structure: Structure = find_structure(record.structure)
         self.clock = clock
@@ -192,7 +172,7 @@ class SitAndGo:
             TableRecord(table_id_of(self.record.id, number), config),
             TablePorts(
                 store=TournamentTableStore(self, number),
-                lobby=NoLobby(),
+                lobby=self.links.lobby,
                 presence=self.room,
                 clock=LoopClock(),
             ),
@@ -210,6 +190,7 @@ class SitAndGo:
         self.tables[number] = actor
         self.registry[actor.table_id] = actor
         self.highest_table = max(self.highest_table, number)
+        self.links.opened(actor)
         return actor
 
     def _config(self, number: int, reading: ClockReading) -> TableConfig:
@@ -303,7 +284,7 @@ class SitAndGo:
                 self.room.rejoin(conn, self.tables[move.to_table])
         self.moves += len(moves)
         log.info("tournament %s: %s player(s) moved", self.record.id, len(moves))
-        asyncio.get_running_loop().create_task(self.store.tournaments.save_seats(self.record.id, placed))
+        asyncio.get_running_loop().create_task(self.tournaments.save_seats(self.record.id, placed))
         for number in [n for n, actor in self.tables.items() if not actor.seats]:
             self._close_table(number)
         for number, actor in self.tables.items():
@@ -314,6 +295,7 @@ class SitAndGo:
         """A table broken: it leaves the room's map at once and stops outside its own command."""
         actor = self.tables.pop(number)
         self.registry.pop(actor.table_id, None)
+        self.links.closed(actor)
 
         async def close() -> None:
             await asyncio.sleep(0)
@@ -339,11 +321,11 @@ class SitAndGo:
         self.dealing.add(number)
         self.in_hand.add(number)
         self.released.discard(number)
-        await self.store.tournaments.start_hand(self.record.id, hand_id, number, self.level)
+        await self.tournaments.start_hand(self.record.id, hand_id, number, self.level)
 
     async def hand_voided(self, number: int, hand_id: str, reason: str) -> None:
         self.dealing.discard(number)
-        await self.store.tournaments.void_hand(hand_id, reason)
+        await self.tournaments.void_hand(hand_id, reason)
 
     async def hand_finished(self, number: int, end: HandEnd) -> None:
         """The hand's stacks and the clock, then its busts (hand for hand: the round's, once
@@ -357,7 +339,7 @@ class SitAndGo:
         phh, text = operator_histories(
             end.hand, end.hand_id, names, end.table_name, end.time_banks, protected_counts=counts
         )
-        await self.store.tournaments.finish_hand(
+        await self.tournaments.finish_hand(
             self.record.id,
             end.hand_id,
             stacks,
@@ -400,10 +382,8 @@ class SitAndGo:
             winner = next(e.entry_no for e in self.record.entries if e.entry_no not in out)
             finishes.append(self.standings.win(winner))
         if finishes:
-            await self.store.tournaments.place(
-                self.record.id, {f.player: (f.place, f.tied) for f in finishes}
-            )
-            self.record = await self.store.tournaments.get(self.record.id)  # the places, for re-entries
+            await self.tournaments.place(self.record.id, {f.player: (f.place, f.tied) for f in finishes})
+            self.record = await self.tournaments.get(self.record.id)  # the places, for re-entries
         if self.standings.complete:
             await self._pay_out(self.standings.finishes)
 
@@ -455,7 +435,7 @@ class SitAndGo:
                 # His busted seat is cleared when his last hand is settled, a moment after it.
                 raise TournamentStateError("your last hand is being settled: enter again in a moment")
             table_no, seat = self._late_seat()
-            record = await self.store.tournaments.enter_late(self.record.id, account_id, table_no, seat)
+            record = await self.tournaments.enter_late(self.record.id, account_id, table_no, seat)
             self.record = record
             self.standings = rebuilt_standings(record)
             entry = record.entry(account_id)
@@ -463,7 +443,7 @@ class SitAndGo:
             if table_no in self.tables and seat in self.tables[table_no].seats:
                 # Taken by a move while the store wrote the entry (or the table broke): seat again.
                 table_no, seat = self._late_seat()
-                await self.store.tournaments.save_seats(record.id, {account_id: (table_no, seat)})
+                await self.tournaments.save_seats(record.id, {account_id: (table_no, seat)})
             actor = self.tables.get(table_no)
             if actor is None:
                 actor = self._new_table(table_no)
@@ -483,7 +463,7 @@ class SitAndGo:
     async def _pay_out(self, finishes: tuple[Finish, ...]) -> None:
         entrants = len(self.record.entries)  # every entry, re-entries too
         prizes = split_ties(finishes, prize_amounts(entrants, self.record.prize_pool))
-        self.record = await self.store.tournaments.finish(self.record.id, prizes)
+        self.record = await self.tournaments.finish(self.record.id, prizes)
         self.done = True
         log.info("tournament %s finished: %s", self.record.id, prizes)
         # The tables close after this hand's end is told (not from inside its own command).
