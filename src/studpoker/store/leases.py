@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     ColumnElement,
     DateTime,
     Interval,
@@ -63,11 +64,16 @@ class Fence:
     epoch: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.table_id, int) or isinstance(self.table_id, bool):
-            raise InvalidInputError(f"a fence needs a table id, not {self.table_id!r}")
-        check_worker(self.owner)
-        if not isinstance(self.epoch, int) or isinstance(self.epoch, bool) or self.epoch < 1:
-            raise InvalidInputError(f"a fence's epoch is a whole number >= 1, not {self.epoch!r}")
+        check_fence_fields(self.table_id, "table", self.owner, self.epoch)
+
+
+def check_fence_fields(key: object, what: str, owner: object, epoch: object) -> None:
+    """A fence's id, owner and epoch, else :class:`InvalidInputError` (a table's, a tournament's)."""
+    if not isinstance(key, int) or isinstance(key, bool):
+        raise InvalidInputError(f"a fence needs a {what} id, not {key!r}")
+    check_worker(owner)
+    if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
+        raise InvalidInputError(f"a fence's epoch is a whole number >= 1, not {epoch!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,24 +159,30 @@ async def check_fence(conn: AsyncConnection, fence: Fence, table_id: int) -> Non
         raise InvalidInputError(f"a fence is a Fence, not {fence!r}")
     if fence.table_id != table_id:
         raise LeaseLost(f"the fence is for table {fence.table_id}, this write is for table {table_id}")
+    await check_held(
+        conn, table_leases.c.table_id, table_id, owner=fence.owner, epoch=fence.epoch, what="table"
+    )
+
+
+async def check_held(
+    conn: AsyncConnection, key: Column[int], value: int, *, owner: str, epoch: int, what: str
+) -> None:
+    """Raise :class:`LeaseLost` unless the lease row whose ``key`` column is ``value`` (a table's,
+    a tournament's) still has ``owner`` and ``epoch`` and has not expired; the row stays locked
+    ``FOR KEY SHARE`` until the transaction ends (see :func:`check_fence`)."""
+    lease = key.table
     row = (
         await conn.execute(
-            select(
-                table_leases.c.owner,
-                table_leases.c.epoch,
-                (table_leases.c.expires_at > db_now(conn)).label("live"),
-            )
-            .where(table_leases.c.table_id == table_id)
+            select(lease.c.owner, lease.c.epoch, (lease.c.expires_at > db_now(conn)).label("live"))
+            .where(key == value)
             .with_for_update(read=True, key_share=True)
         )
     ).first()
-    if row is None or row.owner != fence.owner or int(row.epoch) != fence.epoch:
+    if row is None or row.owner != owner or int(row.epoch) != epoch:
         holder = "nobody" if row is None or row.owner is None else f"{row.owner} at epoch {row.epoch}"
-        raise LeaseLost(
-            f"{fence.owner} no longer holds table {table_id} at epoch {fence.epoch}: {holder} does"
-        )
+        raise LeaseLost(f"{owner} no longer holds {what} {value} at epoch {epoch}: {holder} does")
     if not row.live:
-        raise LeaseLost(f"the lease of {fence.owner} on table {table_id} (epoch {fence.epoch}) has expired")
+        raise LeaseLost(f"the lease of {owner} on {what} {value} (epoch {epoch}) has expired")
 
 
 def _lease(row: Row[Any], *, live: bool | None = None) -> Lease:

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .database import Database
 from .errors import InvalidInputError, LeaseLost
-from .leases import check_seconds, check_worker, db_later, db_now
+from .leases import check_fence_fields, check_held, check_seconds, check_worker, db_later, db_now
 from .schema import tournament_hands, tournament_leases, tournaments, workers
 
 # The tournaments a worker runs: those that end (finished, cancelled) are never claimed.
@@ -49,11 +49,7 @@ class TournamentFence:
     epoch: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.tournament_id, int) or isinstance(self.tournament_id, bool):
-            raise InvalidInputError(f"a fence needs a tournament id, not {self.tournament_id!r}")
-        check_worker(self.owner)
-        if not isinstance(self.epoch, int) or isinstance(self.epoch, bool) or self.epoch < 1:
-            raise InvalidInputError(f"a fence's epoch is a whole number >= 1, not {self.epoch!r}")
+        check_fence_fields(self.tournament_id, "tournament", self.owner, self.epoch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,23 +90,8 @@ async def check_tournament_fence(conn: AsyncConnection, fence: TournamentFence, 
         raise LeaseLost(
             f"the fence is for tournament {fence.tournament_id}, this write is for tournament {tournament_id}"
         )
-    lease = tournament_leases
-    row = (
-        await conn.execute(
-            select(lease.c.owner, lease.c.epoch, (lease.c.expires_at > db_now(conn)).label("live"))
-            .where(lease.c.tournament_id == tournament_id)
-            .with_for_update(read=True, key_share=True)
-        )
-    ).first()
-    if row is None or row.owner != fence.owner or int(row.epoch) != fence.epoch:
-        holder = "nobody" if row is None or row.owner is None else f"{row.owner} at epoch {row.epoch}"
-        raise LeaseLost(
-            f"{fence.owner} no longer holds tournament {tournament_id} at epoch {fence.epoch}: {holder} does"
-        )
-    if not row.live:
-        raise LeaseLost(
-            f"the lease of {fence.owner} on tournament {tournament_id} (epoch {fence.epoch}) has expired"
-        )
+    key = tournament_leases.c.tournament_id
+    await check_held(conn, key, tournament_id, owner=fence.owner, epoch=fence.epoch, what="tournament")
 
 
 def _lease(row: Row[Any], *, live: bool | None = None) -> TournamentLease:
