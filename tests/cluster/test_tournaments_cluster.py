@@ -69,6 +69,7 @@ class Room:
     up: ClusterUp
     played: int
     taken_over: int
+    two_tables: int
 
     @property
     def base(self) -> str:
@@ -76,15 +77,16 @@ class Room:
         return str(self.up.info()["url"]).removeprefix("http://").rstrip("/")
 
 
-async def prepare(url: str) -> tuple[int, int]:
-    """The two sit-and-goes of the module, in the database before any role starts."""
+async def prepare(url: str) -> tuple[int, int, int]:
+    """The sit-and-goes of the module, in the database before any role starts: two of four
+    seats, and one of ten (two tables)."""
     store = await Store.open(url)
     try:
         ids = []
-        for name in ("Cluster SNG", "Cluster SNG takeover"):
-            sng = await create_sit_and_go(store, name, "7S", "turbo", buy_in=BUY_IN, fee=FEE, seats=SEATS)
+        for name, seats in (("Cluster SNG", SEATS), ("Cluster SNG takeover", SEATS), ("Cluster SNG 10", 10)):
+            sng = await create_sit_and_go(store, name, "7S", "turbo", buy_in=BUY_IN, fee=FEE, seats=seats)
             ids.append(sng.id)
-        return ids[0], ids[1]
+        return ids[0], ids[1], ids[2]
     finally:
         await store.close()
 
@@ -97,10 +99,10 @@ def room(
     haproxy_binary: Path,
 ) -> Iterator[Room]:
     url = asyncio.run(postgres_server.new_database())
-    played, taken_over = asyncio.run(prepare(url))
+    played, taken_over, two_tables = asyncio.run(prepare(url))
     where = tmp_path_factory.mktemp("tournaments")
     with running_cluster(where, url, gateways=2, workers=2, sets=SETS) as up:
-        yield Room(up, played, taken_over)
+        yield Room(up, played, taken_over, two_tables)
 
 
 @contextlib.asynccontextmanager
@@ -224,7 +226,9 @@ def table_state_of(table_id: int) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m["type"] == "table_state" and m["table_id"] == table_id
 
 
-async def play_out(store: Store, clients: list[Client], tournament_id: int) -> TournamentRecord:
+async def play_out(
+    store: Store, clients: list[Client], tournament_id: int, limit: float = PLAY_LIMIT
+) -> TournamentRecord:
     """Every client raises on its turns (tests/server/test_tournament_room.py's way) until the
     tournament is finished."""
     stop = asyncio.Event()
@@ -236,7 +240,7 @@ async def play_out(store: Store, clients: list[Client], tournament_id: int) -> T
                 task.result()
 
     try:
-        return await until_finished(store, tournament_id, check)
+        return await until_finished(store, tournament_id, check, limit)
     finally:
         stop.set()
         for task in tasks:
@@ -244,8 +248,10 @@ async def play_out(store: Store, clients: list[Client], tournament_id: int) -> T
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def until_finished(store: Store, tournament_id: int, check: Callable[[], object]) -> TournamentRecord:
-    deadline = time.monotonic() + PLAY_LIMIT
+async def until_finished(
+    store: Store, tournament_id: int, check: Callable[[], object], limit: float = PLAY_LIMIT
+) -> TournamentRecord:
+    deadline = time.monotonic() + limit
     while (record := await store.tournaments.get(tournament_id)).status != "finished":
         assert time.monotonic() < deadline, f"not finished: {record.status}, {record.hands_played} hands"
         check()
@@ -296,8 +302,11 @@ async def test_a_sit_and_go_plays_to_the_end_in_the_cluster_through_haproxy(room
             stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
         status = (await asyncio.wait_for(shown.communicate(), 60))[0].decode()
-        held = [line for line in status.splitlines() if ": tournaments " in line]
-        assert len(held) == 1 and f" {tournament_id}@" in f" {held[0].split('tournaments ')[1]}", status
+        # Each active tournament is held by one worker (three in this module: spread over both).
+        held = [line.split(": tournaments ") for line in status.splitlines() if ": tournaments " in line]
+        mine = f"{tournament_id}@"
+        holders = [worker for worker, ids in held if any(i.startswith(mine) for i in ids.split())]
+        assert len(holders) == 1 and sum(len(ids.split()) for _, ids in held) == 3, status
         clients += [await _connect(room.base, t, n) for t, n in zip(tokens[2:], names[2:], strict=True)]
         for client in clients:
             state = await seen(client, table_state_of(table_id), timeout=20)
@@ -496,3 +505,48 @@ async def check_hands(
         told = [m for m in player.client.log if is_voided(m, interrupted)]
         assert len(told) == 1, (player.client.name, told)
         assert interrupted not in player.finished, player.client.name
+
+
+# -- two tables: balancing and a table broken, on one worker, the sockets following ------------
+
+
+@pytest.mark.slow  # 85-180 s on 2 shared cores: in ``make slow``
+async def test_a_two_table_sit_and_go_balances_breaks_a_table_and_the_players_follow(room: Room) -> None:
+    tournament_id = room.two_tables
+    names = [f"two_{n}" for n in range(10)]
+    tokens, bankrolls = await accounts(room.base, names)
+    clients = [await _connect(room.base, t, n) for t, n in zip(tokens, names, strict=True)]
+    tables = {table_id_of(tournament_id, 1), table_id_of(tournament_id, 2)}
+    try:
+        for token in tokens:
+            async with httpx.AsyncClient(base_url=f"http://{room.base}", timeout=20) as http:
+                answer = await http.post(f"/api/tournaments/{tournament_id}/register", headers=auth(token))
+                assert answer.status_code == 200, answer.text
+        # Drawn at two tables of five: each player's sockets are sent to his (their gateway
+        # saw him in that table's lobby line), and the lobby lists both tables.
+        for client in clients:
+            state = await seen(client, lambda m: m["type"] == "table_state" and m["table_id"] in tables, 20)
+            assert state["your_seat"] is not None, state
+        line = await line_of(room.base, tournament_id)
+        assert sorted(line["tables"]) == sorted(tables) and len(line["player_tables"]) == 10, line
+        async with opened(room.up.database_url) as store:
+            record = await play_out(store, clients, tournament_id, limit=2 * PLAY_LIMIT)
+        assert sum(e.stack for e in record.entries) == 10 * record.starting_stack
+        # Table 2 was broken (or balanced) on the way: someone seated at one table was seated at
+        # the other later, his socket following him there without a word from him.
+        followed = [
+            c.name for c in clients
+            if len({m["table_id"] for m in c.log if m["type"] == "table_state" and m.get("your_seat")}) > 1
+        ]  # fmt: skip
+        assert followed, "nobody was moved to the other table"
+        result = await line_of(room.base, tournament_id)
+        assert sum(r["prize"] for r in result["results"]) == result["prize_pool"] == 10 * BUY_IN
+        async with httpx.AsyncClient(base_url=f"http://{room.base}", timeout=10) as http:
+            for token, before in zip(tokens, bankrolls, strict=True):
+                me = (await http.get("/api/me", headers=auth(token))).json()
+                prize = next(r["prize"] for r in result["results"] if r["name"] == me["name"])
+                assert me["bankroll"] == before - BUY_IN - FEE + prize
+    finally:
+        for client in clients:
+            await client.close()
+    await audit(room.up.database_url)
