@@ -455,8 +455,7 @@ class Worker:
         line = encode_lobby_line(self.name, owned.fence.epoch, owned.actor.summary())
         self.outbox.put(subjects.lobby_summary(table_id), line)
 
-    # A held tournament's room (server/tournaments/host.py): the gateways watch a seated player's
-    # table when its lobby line shows him there (a start, a move, a late entry), not this.
+    # A held tournament's room (host.py): the gateways watch a seated player's table, not this.
 
     @property
     def connections(self) -> dict[int, dict[int, Connection]]:
@@ -483,7 +482,10 @@ class Worker:
             any(o.actor.busy for o in self.tables.values()) or any(a.busy for a in tournament_tables)
         ):
             await asyncio.sleep(0.05)
-        await self.tournaments.drain()
+        try:  # the tables are released below whatever their tournaments' stop does
+            await asyncio.wait_for(self.tournaments.drain(), self.settings.shutdown_grace_seconds + 5)
+        except Exception:
+            log.exception("worker %s: its tournaments did not stop cleanly", self.name)
         for table_id, owned in self.tables.items():
             self.wait_lists.drop_table(table_id, MOVED)
             await self.unsubscribe(owned)
