@@ -31,7 +31,9 @@ export class Clock {
       this.el = build();
       plate.appendChild(this.el);
     }
-    if (!this.frame) this.tick();
+    // Drawn at once: a ring just built (its plate redrawn) never shows a frame without its phase.
+    if (this.frame) this.draw();
+    else this.tick();
   }
 
   stop() {
@@ -45,6 +47,10 @@ export class Clock {
 
   tick() {
     this.frame = requestAnimationFrame(() => this.tick());
+    this.draw();
+  }
+
+  draw() {
     if (!this.el || !this.info) return;
     const now = this.serverNow();
     const { think_ends: thinkEnds, countdown_ends: countdownEnds } = this.info;
