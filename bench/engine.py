@@ -5,7 +5,9 @@ by a seeded ``random.Random`` (``options[int(random() * len(options))]``, cheape
 ``rng.choice``); our decks come from ``simulate.random_decks`` (numpy Fisher-Yates in batches,
 seeded by the same generator), PokerKit deals from its own deck.
 Run ``python -m bench engine`` (or ``python -m bench.engine --hands N``); under the table, what
-a hand costs: its deck, ``Hand(...)`` up to the first decision, and the rest per decision.
+a hand costs: its deck, ``Hand(...)`` up to the first decision, and the rest per decision. The
+heading says whether the engine modules ran as compiled extensions (a mypyc build put first on
+``PYTHONPATH``, docs/engine.md "Speed") or as Python.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from studpoker.cli.simulate import random_decks
-from studpoker.engine import Hand
+from studpoker.engine import Hand, betting
 from studpoker.games import Stakes, get_game
 
 PLAYERS = 6
@@ -131,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
         }
     )
     theirs = result["pokerkit"]
-    print(f"Random play, {PLAYERS} players, 7S (hands per CPU second; higher is better)\n")
+    built = "compiled" if betting.__file__.endswith(tuple(EXTENSION_SUFFIXES)) else "Python"
+    print(f"Random play, {PLAYERS} players, 7S (hands per CPU second; higher is better; engine: {built})\n")
     print("| engine | hands/s | vs PokerKit |")
     print("|---|---:|---:|")
     print(f"| studpoker `Hand.act` | {result['act']:,.0f} | {result['act'] / theirs:.1f}x |")

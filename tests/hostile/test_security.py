@@ -542,7 +542,17 @@ async def test_spy_never_sees_a_hidden_card(tmp_path: Path) -> None:
     """A guest, a watcher, a seated opponent, a player who folds whenever he can and one who
     reconnects every few hands never learn a card they were not shown: not from any message,
     snapshot or opening, nor from their hand records, PHH and text histories afterwards."""
-    wanted = int(os.environ.get("STUDPOKER_SPY_HANDS", "200"))
+    # 60 hands keep make test short and still give every persona whole hands, reconnections and
+    # REST records to check; the 200-hand run this used to be is test_spy_200_hands (make slow).
+    await check_spy(tmp_path, int(os.environ.get("STUDPOKER_SPY_HANDS", "60")))
+
+
+@pytest.mark.slow
+async def test_spy_200_hands(tmp_path: Path) -> None:
+    await check_spy(tmp_path, 200)
+
+
+async def check_spy(tmp_path: Path, wanted: int) -> None:
     result = await spy_run(tmp_path, wanted)
     print(
         f"\nspy: {result['hands']} hands, {result['messages']} messages,"
