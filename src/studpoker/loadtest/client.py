@@ -13,6 +13,7 @@ import os
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -158,23 +159,32 @@ class LoadRun:
                 w.cancel()
         self.setup_seconds = time.monotonic() - begin
 
-    async def play(self, seconds: float | None = None) -> None:
-        """Measure for ``seconds`` (default: the config's), then every player stands up."""
+    async def play(
+        self, seconds: float | None = None, *, release: Callable[[], Awaitable[object]] | None = None
+    ) -> None:
+        """Measure for ``seconds`` (default: the config's), then every player stands up: once
+        the CPU at the window's end is read and ``release`` (if given) has returned, so that
+        the stand-ups are not counted in the window."""
         seconds = self.config.seconds if seconds is None else seconds
         assert self.http is not None
         start = await CpuReading.take(self.http)
+
+        async def window_over() -> None:
+            await self._read_cpu(start)
+            if release is not None:
+                await release()
+
+        self.control.before_stop = window_over
         self.metrics.active = True
         self.started = time.monotonic()
         self.control.stop_at = self.started + seconds
-        # The CPU is read again at the end of the window, not after everyone has stood up.
-        end = asyncio.create_task(self._read_cpu_at(self.control.stop_at, start))
         if self.tasks:
             await asyncio.wait(self.tasks, timeout=seconds + 30)
-        await end
+        if self.cpu is None:  # stopped without the deadline (``Control.stop``)
+            await self._read_cpu(start)
         await self.stop()
 
-    async def _read_cpu_at(self, when: float, start: CpuReading) -> None:
-        await asyncio.sleep(max(0.0, when - time.monotonic()))
+    async def _read_cpu(self, start: CpuReading) -> None:
         assert self.http is not None
         self.cpu = (await CpuReading.take(self.http)).since(start)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 PASSWORD = "loadtest-password"
 
@@ -68,6 +69,9 @@ class Control:
         self._stop_at = math.inf
         self._timer: asyncio.TimerHandle | None = None
         self._listeners: dict[int, Callable[[], None]] = {}
+        # Awaited once the deadline comes, before the players hear it (``stop`` does not wait).
+        self.before_stop: Callable[[], Coroutine[Any, Any, None]] | None = None
+        self._hook: asyncio.Task[None] | None = None
 
     @property
     def stop_at(self) -> float:
@@ -110,6 +114,16 @@ class Control:
         if early > 0 and not self.stopping:  # the loop's timer rounds: wait the rest
             self._timer = asyncio.get_running_loop().call_later(early, self._due)
             return
+        hook, self.before_stop = self.before_stop, None
+        if hook is not None and not self.stopping:
+            # The window's end is read before anyone stands up: 2,000 stand-ups at once (timeouts,
+            # cash-outs, seat lists) cost the server seconds that are no part of the play.
+            self._hook = asyncio.get_running_loop().create_task(hook())
+            self._hook.add_done_callback(lambda _: self._tell())
+            return
+        self._tell()
+
+    def _tell(self) -> None:
         listeners, self._listeners = self._listeners, {}
         for on_stop in listeners.values():
             on_stop()

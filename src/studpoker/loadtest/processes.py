@@ -136,6 +136,8 @@ async def run_load_processes(config: LoadConfig, processes: int) -> LoadReport:
             await asyncio.sleep(config.seconds)
             end = await CpuReading.take(http)
             ended = [w.cpu_seconds() for w in workers]
+            for w in workers:  # the window is read: now the players stand up
+                w.tell({"stop": True})
             results = await asyncio.gather(*(w.hear("result", _RESULT_GRACE) for w in workers))
         finally:
             for w in workers:

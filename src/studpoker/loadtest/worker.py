@@ -3,7 +3,8 @@
 
 It reads its share of the run (a :class:`~.config.LoadConfig` naming its tables and the number
 of its first player) as one JSON line, registers and seats its players, says ``ready``, plays
-from the ``go`` line for the seconds it gives, and answers with what it measured (``result``:
+from the ``go`` line for the seconds it gives, stands its players up at the ``stop`` line
+(sent once the window's CPU is read), and answers with what it measured (``result``:
 :meth:`~.report.Metrics.to_json`). Every line it writes on stdout is one JSON object; its logs
 go to stderr.
 """
@@ -11,6 +12,7 @@ go to stderr.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Coroutine
@@ -20,6 +22,9 @@ from studpoker.server.gc_policy import tune_load_client
 
 from .client import LoadRun
 from .config import LoadConfig
+
+# Seconds a worker waits for the coordinator's ``stop`` after its window (then stops anyway).
+_STOP_WAIT = 30.0
 
 
 def say(out: TextIO, **message: Any) -> None:
@@ -44,8 +49,15 @@ async def work(config: LoadConfig, commands: TextIO, out: TextIO) -> None:
         line = await asyncio.to_thread(commands.readline)
         if not line:  # the coordinator is gone: stand everyone up and stop
             return
-        await run.play(float(json.loads(line)["go"]))
+        # Its players stand up once the coordinator has read the CPU at the window's end (its
+        # ``stop`` line, or its pipe closing).
+        await run.play(float(json.loads(line)["go"]), release=lambda: _stop_line(commands))
         say(out, result=run.metrics.to_json(), seconds=run.report().seconds)
+
+
+async def _stop_line(commands: TextIO) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.to_thread(commands.readline), _STOP_WAIT)
 
 
 def run_fast(main: Coroutine[Any, Any, None]) -> None:
