@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 PASSWORD = "loadtest-password"
 
@@ -119,8 +122,14 @@ class Control:
             # The window's end is read before anyone stands up: 2,000 stand-ups at once (timeouts,
             # cash-outs, seat lists) cost the server seconds that are no part of the play.
             self._hook = asyncio.get_running_loop().create_task(hook())
-            self._hook.add_done_callback(lambda _: self._tell())
+            self._hook.add_done_callback(self._hook_done)
             return
+        self._tell()
+
+    def _hook_done(self, hook: asyncio.Task[None]) -> None:
+        # Retrieved here (else asyncio's "never retrieved"); LoadRun.play reads the CPU again.
+        if not hook.cancelled() and hook.exception() is not None:
+            log.warning("the end of the load window could not be read: %r", hook.exception())
         self._tell()
 
     def _tell(self) -> None:
