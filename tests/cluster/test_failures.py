@@ -104,6 +104,7 @@ async def _connect(base: str, token: str, name: str) -> Client:
     ws = await websockets.connect(f"ws://{base}/ws?token={token}", max_size=2**22)
     client = Client(ws, name)
     await client.wait_for("welcome")
+    client.keep_alive()
     return client
 
 

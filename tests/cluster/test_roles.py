@@ -126,6 +126,7 @@ async def players(cluster: RunningCluster, table_id: int, names: list[str]) -> A
                 ws = await websockets.connect(f"ws://{cluster.base}/ws?token={token}", max_size=2**22)
                 client = Client(ws, name)
                 await client.wait_for("welcome")
+                client.keep_alive()
                 joined = await client.request(type="join_table", table_id=table_id)
                 assert joined["type"] == "ack", joined
                 sat = await client.request(type="sit", table_id=table_id, seat=seat + 1, buy_in=2000)
@@ -136,7 +137,7 @@ async def players(cluster: RunningCluster, table_id: int, names: list[str]) -> A
             for player in out:
                 await player.stop()
                 with contextlib.suppress(Exception):
-                    await player.client.ws.close()
+                    await player.client.close()
 
 
 async def test_cluster_plays_and_survives_a_killed_worker(cluster: RunningCluster) -> None:

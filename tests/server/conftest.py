@@ -42,7 +42,23 @@ class Client:
         self.raw: list[str] = []
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        self._beat: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
+
+    def keep_alive(self) -> None:
+        """Ping as the browser does (socket.js: every 0.6 of the welcome's heartbeat, at least
+        2 s), so that a player who only watches for a while (busted in a tournament, waiting) is
+        not dropped by the server's heartbeat time-out. The pongs come to the queue as well."""
+        if self._beat is None:
+            self._beat = asyncio.get_running_loop().create_task(self._ping())
+
+    async def _ping(self) -> None:
+        welcome = next((m for m in self.log if m.get("type") == "welcome"), {})
+        every = max(2.0, float(welcome.get("heartbeat_seconds", 25.0)) * 0.6)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while not self.closed.is_set():
+                await asyncio.sleep(every)
+                await self.ws.send(json.dumps({"type": "ping"}))
 
     async def _read(self) -> None:
         try:
@@ -99,6 +115,8 @@ class Client:
         return out
 
     async def close(self) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
         await self.ws.close()
         self._reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
