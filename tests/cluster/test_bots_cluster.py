@@ -3,7 +3,8 @@
 person's. On the wire a bot is marked by its gateway, never by a client; in process (a gateway
 and a worker on the in-process bus) the bots sit and play, and give a seat to a person waiting
 (the owner's wait list); and ``cluster up --bots 2 --bot-tables 2`` with two gateways seats two
-bots, not four, at each of two tables."""
+bots, not four, at each of two tables, as the lobby says through HAProxy and as each gateway
+pushes it (a watcher on each, where leastconn put them: the gateways' access logs say)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from studpoker.cluster.bus import InProcessBus
 from studpoker.cluster.gateway import GatewayRoom
@@ -31,7 +33,9 @@ from studpoker.server.table import Watch
 from studpoker.store import Store
 from studpoker.store.models import TableConfig
 from tests.cluster.conftest import ClusterUp, LaunchCluster, until
+from tests.cluster.test_wait_list_cluster import accepted, checked_by_haproxy, landed, lobby_of, ok, proxy
 from tests.cluster.test_wait_list_takeover import Listener
+from tests.server.conftest import Client
 
 # One cluster for this module's test, in one xdist worker (--dist loadgroup).
 pytestmark = pytest.mark.xdist_group("test_bots_cluster")
@@ -181,9 +185,30 @@ async def test_bots_play_through_a_gateway_and_give_way_to_a_person(room: Room) 
 
 # -- a real cluster -------------------------------------------------------------------------------
 
+# A table's bots as a lobby line shows them: (bots seated, distinct bot accounts, hands played).
+Bots = tuple[int, int, int]
+
+
+def _bots(lines: Iterable[dict[str, Any]]) -> dict[int, Bots]:
+    out: dict[int, Bots] = {}
+    for line in lines:
+        bots = [s for s in line["seats"] if s["bot"]]
+        out[int(line["id"])] = (len(bots), len({s["account_id"] for s in bots}), int(line["hands_played"]))
+    return out
+
+
+def _playing(where: str, seen: dict[int, Bots], first_two: list[int]) -> bool:
+    """Whether two bots play at each of ``first_two``; fails at a third bot or one elsewhere."""
+    # Never more than two at a table (each gateway running its own would seat a third), never at
+    # the other tables.
+    at_first = [seen[t] for t in first_two if t in seen]
+    assert all(bots <= 2 and bots == accounts for bots, accounts, _ in at_first), (where, seen)
+    assert all(seen[t][0] == 0 for t in seen if t not in first_two), (where, seen)
+    return all(t in seen and seen[t][0] == 2 and seen[t][2] >= 1 for t in first_two)
+
 
 async def _lines(up: ClusterUp) -> list[dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=up.info()["url"], timeout=10) as http:
+    async with httpx.AsyncClient(base_url=f"http://{proxy(up)}", timeout=10) as http:
         lines: list[dict[str, Any]] = (await http.get("/api/tables")).json()
         return lines
 
@@ -193,6 +218,21 @@ def _bot_logs(up: ClusterUp) -> dict[str, str]:
     return {path.stem: path.read_text() for path in sorted(logs.glob("gateway-*.log"))}
 
 
+@contextlib.asynccontextmanager
+async def _lobby_watcher(up: ClusterUp, name: str) -> AsyncIterator[tuple[Client, str]]:
+    """A guest's socket through HAProxy, subscribed to the lobby, and the gateway it landed on."""
+    before = accepted(up)
+    client = Client(await websockets.connect(f"ws://{proxy(up)}/ws?guest=1", max_size=2**22), name)
+    try:
+        await client.wait_for("welcome")
+        client.keep_alive()
+        gateway = await landed(up, before)
+        await ok(client, type="subscribe_lobby")
+        yield client, gateway
+    finally:
+        await client.close()
+
+
 @pytest.fixture
 def up(launch_cluster: LaunchCluster) -> ClusterUp:
     sets = {"hand_pause_seconds": 0.5, "shutdown_grace_seconds": 1, "bot_check_seconds": 1}
@@ -200,27 +240,22 @@ def up(launch_cluster: LaunchCluster) -> ClusterUp:
 
 
 async def test_cluster_up_runs_the_bots_once(up: ClusterUp) -> None:
-    # table id -> (bots seated, distinct bot accounts, hands played), by the lobby (HAProxy)
-    seen: dict[int, tuple[int, int, int]] = {}
-    deadline = time.monotonic() + 60
-    while True:
-        lines = sorted(await _lines(up), key=lambda line: int(line["id"]))
-        for line in lines:
-            bots = [s for s in line["seats"] if s["bot"]]
-            seen[int(line["id"])] = (
-                len(bots),
-                len({s["account_id"] for s in bots}),
-                int(line["hands_played"]),
-            )
-        first_two = [int(line["id"]) for line in lines[:2]]
-        # Never more than two at a table (each gateway running its own would seat a third),
-        # never at the other tables.
-        assert all(seen[t][0] <= 2 and seen[t][0] == seen[t][1] for t in first_two), seen
-        assert all(seen[t][0] == 0 for t in seen if t not in first_two), seen
-        if all(seen[t][0] == 2 and seen[t][2] >= 1 for t in first_two):
-            break
-        assert time.monotonic() < deadline, f"the bots are not playing: {seen}"
-        await asyncio.sleep(0.5)
+    await until(lambda: checked_by_haproxy(up), "HAProxy's health checks on every gateway", timeout=10)
+    # Two watchers, the second opened while the first is open: leastconn gives them different
+    # gateways, so the lobby is read as each gateway pushes it, and by REST (HAProxy).
+    async with _lobby_watcher(up, "one") as (one, one_at), _lobby_watcher(up, "two") as (two, two_at):
+        assert one_at != two_at, (one_at, two_at)
+        deadline = time.monotonic() + 60
+        while True:
+            lines = sorted(await _lines(up), key=lambda line: int(line["id"]))
+            first_two = [int(line["id"]) for line in lines[:2]]
+            pushed = {one_at: lobby_of(one), two_at: lobby_of(two)}
+            views = {"REST": _bots(lines)} | {at: _bots(p.values()) for at, p in pushed.items()}
+            playing = [_playing(where, seen, first_two) for where, seen in views.items()]  # all checked
+            if all(playing):
+                break
+            assert time.monotonic() < deadline, f"the bots are not playing: {views}"
+            await asyncio.sleep(0.5)
     logs = _bot_logs(up)
     running = [name for name, text in logs.items() if "bots playing at" in text]
     assert running == ["gateway-1"], running

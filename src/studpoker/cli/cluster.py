@@ -6,8 +6,9 @@ the schema and the default tables, nats-server with one user per process, the wo
 gateways, and HAProxy on ``--port`` in front of the gateways. It writes ``DIR/cluster.json``
 (each process's role, name, pid and address; the room's URL; the database's), prints the URL,
 then supervises the gateways, workers, nats-server, HAProxy and its own PostgreSQL (a crashed one
-is started again, its new pid written to ``cluster.json``: :mod:`studpoker.cluster.supervise`),
-and on Ctrl-C or SIGTERM stops everything in the reverse order.
+is started again, its new pid written to ``cluster.json``: :mod:`studpoker.cluster.supervise`; a
+server's restart runs in a thread, so that it holds neither the roles' restarts nor a stop), and
+on Ctrl-C or SIGTERM stops everything in the reverse order.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from studpoker.cluster.nats_config import NatsFiles
     from studpoker.cluster.services import NatsService, Server
-    from studpoker.cluster.supervise import Supervised, Supervisor
+    from studpoker.cluster.supervise import RestartPolicy, Supervised, Supervisor
 
 CLUSTER_FILE = "cluster.json"
 # How often the launcher looks at its children (a crash is noticed within this).
@@ -110,13 +111,21 @@ def register(subparsers: Any) -> None:
 class _Cluster:
     """What ``cluster up`` started, stopped in the reverse order. The gateways and workers are
     the supervisor's children (``gateway_ports``: each gateway's, kept across its restarts);
-    the servers (PostgreSQL when ours, nats-server, HAProxy) are ``servers``' children."""
+    the servers (PostgreSQL when ours, nats-server, HAProxy) are ``servers``' children, each
+    restart of theirs in a thread (``background``) that gives up when ``servers.stopped`` is set."""
 
     directory: Path
     supervisor: Supervisor[subprocess.Popen[bytes]]
     servers: Supervisor[Server]
     postgres: Any = None  # services.PostgresServer, when ours
     gateway_ports: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, directory: Path, policy: RestartPolicy) -> _Cluster:
+        from studpoker.cluster.supervise import Supervisor
+
+        # A role starts in a moment (Popen); a server's restart may take seconds: in a thread.
+        return cls(directory, Supervisor(policy), Supervisor(policy, background=True))
 
     def children(self, role: str) -> list[Supervised[subprocess.Popen[bytes]]]:
         return [child for child in self.supervisor.children if child.role == role]
@@ -140,7 +149,7 @@ class _Cluster:
         from studpoker.cluster import services
 
         self.supervisor.stop()  # nothing is restarted while the cluster stops
-        self.servers.stop()
+        self.servers.stop()  # and a server's restart in flight gives up or is waited for
         for gateway in self.children("gateway"):
             _terminate(gateway.process, 10.0)
         self._stop_server("haproxy")
@@ -204,7 +213,6 @@ def run_up(args: argparse.Namespace) -> int:
     from studpoker.cluster.supervise import (
         CrashLoopError,
         RestartPolicy,
-        Supervisor,
         describe_exit,
         worker_restart_delay,
     )
@@ -227,7 +235,7 @@ def run_up(args: argparse.Namespace) -> int:
     _log_supervision()
     directory = args.dir.resolve()
     (directory / "logs").mkdir(parents=True, exist_ok=True)
-    cluster = _Cluster(directory, Supervisor(policy), Supervisor(policy))
+    cluster = _Cluster.create(directory, policy)
     stop = _stop_on_signals()
     try:
         url = _database(cluster, args.database_url)
@@ -262,25 +270,35 @@ def run_up(args: argparse.Namespace) -> int:
         proxy = services.start_haproxy(proxy_dir, backends, port=args.port)
         cluster.watch_server(
             proxy,
-            lambda: services.start_haproxy(proxy_dir, backends, port=proxy.port),
+            lambda: services.start_haproxy(
+                proxy_dir, backends, port=proxy.port, cancel=cluster.servers.stopped
+            ),
             proxy.log,
             describe_exit,
         )
         room = f"http://127.0.0.1:{proxy.port}/"
         _write_cluster_file(cluster, room, url)
         print(f"studpoker cluster on {room}  ({directory / CLUSTER_FILE})", flush=True)
-        while not stop.is_set():
-            # The servers first: a role's restart may need its database or broker back.
-            changed = cluster.servers.check()
-            if cluster.supervisor.check() or changed:
-                _write_cluster_file(cluster, room, url)
-            stop.wait(_POLL_SECONDS)
+        _supervise(cluster, stop, room, url)
         return 0
     except (services.ServiceError, RoleError, OSError, CrashLoopError) as exc:
         print(f"studpoker cluster up: error: {exc}", file=sys.stderr)
         return 1
     finally:
         cluster.stop()
+
+
+def _supervise(cluster: _Cluster, stop: _Flag, room: str, database_url: str) -> None:
+    """Until Ctrl-C or SIGTERM. Neither check waits on a start: a server's restart runs in a
+    thread (seconds, for PostgreSQL), so a role that crashes meanwhile is restarted on time and
+    a stop is answered within a poll."""
+    while not stop.is_set():
+        # The servers first: a server crashed with a role (the role's cause, perhaps) begins
+        # its restart before the role's.
+        changed = cluster.servers.check()
+        if cluster.supervisor.check() or changed:
+            _write_cluster_file(cluster, room, database_url)
+        stop.wait(_POLL_SECONDS)
 
 
 def _nats(cluster: _Cluster, gateways: int, workers: int) -> tuple[NatsService, NatsFiles]:
@@ -292,10 +310,12 @@ def _nats(cluster: _Cluster, gateways: int, workers: int) -> tuple[NatsService, 
     where = cluster.directory / "nats"
     files = write_nats_config(where, gateways=gateways, workers=workers)
     nats = services.start_nats(where, files.config)
+
     # Started again on the same port with the same configuration: the roles reconnect.
-    cluster.watch_server(
-        nats, lambda: services.start_nats(where, files.config, port=nats.port), nats.log, describe_exit
-    )
+    def again() -> Server:
+        return services.start_nats(where, files.config, port=nats.port, cancel=cluster.servers.stopped)
+
+    cluster.watch_server(nats, again, nats.log, describe_exit)
     return nats, files
 
 
@@ -317,7 +337,8 @@ def _database(cluster: _Cluster, database_url: str | None) -> str:
     url: str = asyncio.run(postgres.new_database("studpoker"))
     cluster.watch_server(
         services.postmaster(postgres),
-        lambda: services.restart_postgres(postgres),  # same data directory and port
+        # The same data directory and port.
+        lambda: services.restart_postgres(postgres, cancel=cluster.servers.stopped),
         where / "log",
         lambda _status: "its postmaster died",  # not our child: no exit status to tell
     )

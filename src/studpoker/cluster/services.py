@@ -5,7 +5,9 @@ Each start returns what it started with its address, or raises :class:`ServiceEr
 reason (and the end of the server's log); the tools are installed with apt-get when missing and
 root (:mod:`.provision`). Each stop is clean: SIGTERM (``pg_ctl stop`` for PostgreSQL), then
 SIGKILL after a time-out. The children run in sessions of their own, so a Ctrl-C in the terminal
-reaches only the launcher, which stops them in its own order.
+reaches only the launcher, which stops them in its own order. A start given ``cancel`` (an event:
+``cluster up`` stopping while a restart runs in a thread) gives up while it waits once the event is
+set, killing what it launched, and raises :class:`ServiceError`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +68,14 @@ def listening(host: str, port: int) -> bool:
     with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
         return True
     return False
+
+
+def _pause(seconds: float, cancel: threading.Event | None, what: str) -> None:
+    """Sleep a moment of a wait; :class:`ServiceError` once ``cancel`` is set."""
+    if cancel is None:
+        time.sleep(seconds)
+    elif cancel.wait(seconds):
+        raise ServiceError(f"{what}: stopped while starting")
 
 
 def _tail(path: Path) -> str:
@@ -122,7 +133,14 @@ class NatsService(Service):
 
 
 def _launch(
-    name: str, args: list[str], directory: Path, *, host: str, port: int, ready_timeout: float
+    name: str,
+    args: list[str],
+    directory: Path,
+    *,
+    host: str,
+    port: int,
+    ready_timeout: float,
+    cancel: threading.Event | None = None,
 ) -> tuple[subprocess.Popen[bytes] | None, Path]:
     """Start ``args`` with its output in ``directory/name.log`` and wait until ``host:port``
     answers; (None, log) when the process ended first (its port was perhaps taken)."""
@@ -131,16 +149,24 @@ def _launch(
         process = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
         )
-    deadline = time.monotonic() + ready_timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            return None, log
-        if listening(host, port):
-            return process, log
-        time.sleep(0.05)
+    try:
+        deadline = time.monotonic() + ready_timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                return None, log
+            if listening(host, port):
+                return process, log
+            _pause(0.05, cancel, name)
+    except BaseException:
+        _kill(process)  # cancelled: nothing of it is left behind
+        raise
+    _kill(process)
+    raise ServiceError(f"{name} did not listen on {host}:{port} within {ready_timeout} s: {_tail(log)}")
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
     process.kill()
     process.wait()
-    raise ServiceError(f"{name} did not listen on {host}:{port} within {ready_timeout} s: {_tail(log)}")
 
 
 def _start(
@@ -151,6 +177,7 @@ def _start(
     host: str,
     port: int | None,
     ready_timeout: float,
+    cancel: threading.Event | None = None,
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Launch ``command(port)`` on ``port``, or on free ports until one works; the process, its
     port and its log."""
@@ -159,7 +186,13 @@ def _start(
     for _attempt in range(1 if port is not None else _PORT_ATTEMPTS):
         chosen = port if port is not None else free_port(host)
         process, log = _launch(
-            name, command(chosen), directory, host=host, port=chosen, ready_timeout=ready_timeout
+            name,
+            command(chosen),
+            directory,
+            host=host,
+            port=chosen,
+            ready_timeout=ready_timeout,
+            cancel=cancel,
         )
         if process is not None:
             return process, chosen, log
@@ -173,6 +206,7 @@ def start_nats(
     host: str = LOCALHOST,
     port: int | None = None,
     ready_timeout: float = 20.0,
+    cancel: threading.Event | None = None,
 ) -> NatsService:
     """nats-server with ``config`` (:func:`.nats_config.write_nats_config`) on ``host:port`` (a
     free port when None; give the old one to restart a server in place). Core NATS only."""
@@ -186,7 +220,7 @@ def start_nats(
         return [str(binary), "-c", str(config), "-a", host, "-p", str(chosen)]
 
     process, chosen, log = _start(
-        "nats-server", command, directory, host=host, port=port, ready_timeout=ready_timeout
+        "nats-server", command, directory, host=host, port=port, ready_timeout=ready_timeout, cancel=cancel
     )
     return NatsService("nats-server", process, host, chosen, log, config=config)
 
@@ -199,6 +233,7 @@ def start_haproxy(
     port: int | None = None,
     timeouts: ProxyTimeouts | None = None,
     ready_timeout: float = 20.0,
+    cancel: threading.Event | None = None,
 ) -> Service:
     """HAProxy on ``host:port`` (free when None) in front of ``backends``; its configuration
     is written to ``directory/haproxy.cfg`` and checked (``haproxy -c``) first."""
@@ -224,7 +259,7 @@ def start_haproxy(
         return [str(binary), "-db", "-f", str(config)]
 
     process, chosen, log = _start(
-        "haproxy", command, directory, host=host, port=port, ready_timeout=ready_timeout
+        "haproxy", command, directory, host=host, port=port, ready_timeout=ready_timeout, cancel=cancel
     )
     return Service("haproxy", process, host, chosen, log)
 
@@ -436,9 +471,13 @@ def postmaster(server: PostgresServer) -> Postmaster:
     return Postmaster(server, pid)
 
 
-def restart_postgres(server: PostgresServer, *, gone_timeout: float = 10.0) -> Postmaster:
+def restart_postgres(
+    server: PostgresServer, *, gone_timeout: float = 10.0, cancel: threading.Event | None = None
+) -> Postmaster:
     """Start a server :func:`start_postgres` started again, on the same data directory and
-    port (after its postmaster died: PostgreSQL recovers from its write-ahead log)."""
+    port (after its postmaster died: PostgreSQL recovers from its write-ahead log). ``cancel``
+    ends the wait for the old postmaster; ``pg_ctl start`` itself is let finish (bounded by its
+    ``-t``), so that the caller's ``pg_ctl stop`` finds the server it started."""
     if server.directory is None or server.bin_dir is None:
         raise ServiceError("a PostgreSQL this process did not start is not its to restart")
     # PostgreSQL refuses to start while the pid in its lock file exists, even as a zombie that
@@ -448,7 +487,9 @@ def restart_postgres(server: PostgresServer, *, gone_timeout: float = 10.0) -> P
     while old is not None and _exists(old):
         if time.monotonic() > deadline:
             raise ServiceError(f"the old postmaster (pid {old}) is still there after {gone_timeout:g} s")
-        time.sleep(0.05)
+        _pause(0.05, cancel, "postgres")
+    if cancel is not None and cancel.is_set():
+        raise ServiceError("postgres: stopped while starting")
     error = _pg_ctl_start(server, server.directory, server.bin_dir)
     if error:
         raise ServiceError(f"pg_ctl start failed: {error[-400:]}")

@@ -12,16 +12,25 @@ crash too, and is tried again after the next back-off. A child that exits cleanl
 someone stopped it with SIGTERM, on purpose) stays down. After :meth:`Supervisor.stop` nothing
 is restarted.
 
-The supervisor owns no thread and no timer: the launcher calls :meth:`Supervisor.check` in its
-loop, which keeps it testable with a fake clock and fake children.
+The supervisor owns no timer: the launcher calls :meth:`Supervisor.check` in its loop, which keeps
+it testable with a fake clock and fake children. A ``background`` supervisor (``cluster up``'s
+servers': a PostgreSQL restart can take seconds) runs each restart's start in a thread of its
+own, one at a time per child, so that :meth:`~Supervisor.check` never waits on it: the loop goes
+on restarting the other children and answering a stop meanwhile. The start's outcome is taken up
+by a later :meth:`~Supervisor.check` (its new process, or a failure counted as a crash), and
+:meth:`~Supervisor.stop` sets :attr:`~Supervisor.stopped`, which a start may watch to give up,
+then waits for the starts in flight so that what they started is the caller's to stop.
 """
 
 from __future__ import annotations
 
 import logging
 import signal
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
@@ -118,6 +127,7 @@ class Supervised(Generic[ChildT]):
     crashes: list[float] = field(default_factory=list)  # monotonic times within the window
     restarts: int = 0
     restart_at: float | None = None  # crashed: when it is started again
+    starting: Future[ChildT] | None = None  # its restart's start, in flight (a background one)
     left_down: bool = False  # exited cleanly: not restarted
 
     @property
@@ -127,17 +137,25 @@ class Supervised(Generic[ChildT]):
 
     @property
     def running(self) -> bool:
-        return self.restart_at is None and not self.left_down
+        return self.restart_at is None and self.starting is None and not self.left_down
 
 
 class Supervisor(Generic[ChildT]):
     """Restarts the children :meth:`add` started, when :meth:`check` finds them crashed."""
 
-    def __init__(self, policy: RestartPolicy, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, policy: RestartPolicy, *, clock: Callable[[], float] = time.monotonic, background: bool = False
+    ) -> None:
         self.policy = policy
         self.clock = clock
+        self.background = background  # each restart's start in a thread: check() never waits on it
         self.children: list[Supervised[ChildT]] = []
-        self.stopping = False
+        # Set by stop(); a start in flight may watch it to give up (services' cancel=).
+        self.stopped = threading.Event()
+
+    @property
+    def stopping(self) -> bool:
+        return self.stopped.is_set()
 
     def add(
         self,
@@ -170,11 +188,35 @@ class Supervisor(Generic[ChildT]):
         self.children.append(child)
         return child
 
-    def stop(self) -> None:
-        """Shutting down: nothing is restarted from now on (a pending restart is dropped)."""
-        self.stopping = True
+    def stop(self, timeout: float = 120.0) -> None:
+        """Shutting down: nothing is restarted from now on (a pending restart is dropped). A
+        start in flight is told (:attr:`stopped`) and waited for, at most ``timeout`` seconds:
+        what it started becomes the child's process, for the caller to stop with the rest."""
+        self.stopped.set()
         for child in self.children:
             child.restart_at = None
+        starting = [child for child in self.children if child.starting is not None]
+        wait_for([child.starting for child in starting if child.starting is not None], timeout)
+        for child in starting:
+            self._settle_on_stop(child)
+
+    def _settle_on_stop(self, child: Supervised[ChildT]) -> None:
+        future, child.starting = child.starting, None
+        if future is None:
+            return
+        if not future.done():
+            log.error(
+                "%s was still starting after the stop's wait: what it starts is left running", child.label
+            )
+            return
+        error = future.exception()
+        if error is not None:
+            log.warning("%s: its restart ended while stopping (%s)", child.label, error)
+            return
+        child.process = future.result()
+        log.warning(
+            "%s started as pid %s while stopping: stopped with the rest", child.label, child.process.pid
+        )
 
     def check(self) -> list[Supervised[ChildT]]:
         """Notice crashes, start what is due; the children whose process changed or that stay
@@ -193,15 +235,41 @@ class Supervisor(Generic[ChildT]):
                         changed.append(child)
             if child.restart_at is not None and child.restart_at <= now:
                 child.restart_at = None
-                try:
-                    child.process = child.start()
-                except Exception as exc:  # any failed start: as systemd, a failure to retry
-                    self._crashed(child, f"its restart failed: {exc}", now)
-                    continue
-                child.restarts += 1
-                log.warning("%s restarted as pid %s", child.label, child.process.pid)
+                child.starting = self._begin(child)
+            if child.starting is not None and child.starting.done() and self._started(child, now):
                 changed.append(child)
         return changed
+
+    def _begin(self, child: Supervised[ChildT]) -> Future[ChildT]:
+        """Run the child's start, in a thread of its own when ``background``."""
+        future: Future[ChildT] = Future()
+
+        def run() -> None:
+            try:
+                future.set_result(child.start())
+            except BaseException as exc:  # whatever it is, the loop learns of it
+                future.set_exception(exc)
+
+        if self.background:
+            threading.Thread(target=run, name=f"restart {child.label}", daemon=True).start()
+        else:
+            run()
+        return future
+
+    def _started(self, child: Supervised[ChildT], now: float) -> bool:
+        """Take up a finished start: the new process (True), or a failure counted as a crash."""
+        future, child.starting = child.starting, None
+        assert future is not None
+        error = future.exception()
+        if error is not None and not isinstance(error, Exception):
+            raise error  # a KeyboardInterrupt or SystemExit is not a failed start
+        if error is not None:  # any failed start: as systemd, a failure to retry
+            self._crashed(child, f"its restart failed: {error}", now)
+            return False
+        child.process = future.result()
+        child.restarts += 1
+        log.warning("%s restarted as pid %s", child.label, child.process.pid)
+        return True
 
     def _exited(self, child: Supervised[ChildT], status: int, now: float) -> None:
         if status == 0:

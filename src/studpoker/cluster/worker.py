@@ -59,6 +59,7 @@ from .remote import (
     encode_chat_line,
     encode_lobby_line,
 )
+from .renewal import Renewals
 from .tournaments import WorkerTournaments, is_tournament_table
 from .waiting import MOVED, owner_takes, owner_wait_lists
 
@@ -112,22 +113,24 @@ class Worker:
         # The tournaments held, and their tables (commands and frames as a cash table's).
         self.tournament_tables: dict[int, OwnedTable] = {}
         self.tournaments = WorkerTournaments(self)
+        self.renewals = Renewals(name, store.leases, self.lease_seconds, self.tables, self._drop)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- the lease loop ---------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Renew and claim every third of the lease until :meth:`request_stop`; then drain."""
+        """Renew, and claim, every third of the lease until :meth:`request_stop`; then drain."""
         period = self.lease_seconds / 3
         self._presence = await self.bus.subscribe(subjects.broadcast("presence"), self._on_presence)
         await self._settle()
         self.tournaments.begin_waking()
+        self.renewals.start()
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
                 await self.tick()
             except Exception:
                 log.exception("worker %s: the lease round failed", self.name)
-            self._stop_expired()
             self.tournaments.stop_expired()
             self._forget_silent_gateways()
             with contextlib.suppress(asyncio.TimeoutError):
@@ -166,39 +169,21 @@ class Worker:
             log.exception("worker %s: could not register its heartbeat", self.name)
 
     async def tick(self) -> None:
-        """One round: renew what is held (dropping what was lost), publish the lobby lines,
-        move a surplus table between hands, claim up to the fair share."""
-        if self.tables:
-            # The lease runs from the database's clock when the UPDATE ran, somewhere between
-            # asking and the answer: count it from the asking (a slow answer must not make the
-            # worker think it holds a table longer than it does).
-            asked = time.monotonic()
-            renewed = await self.store.leases.renew(
-                self.name, list(self.tables), lease_seconds=self.lease_seconds
-            )
-            now = asked
-            kept = {lease.table_id for lease in renewed}
-            for table_id in list(self.tables):
-                if table_id in kept:
-                    self.tables[table_id].renewed_at = now
-                else:
-                    log.warning("worker %s: lost the lease of table %s", self.name, table_id)
-                    await self._drop(table_id)
+        """One round: publish the lobby lines, move a surplus table between hands, claim up to
+        the fair share, the tournaments' round (the renewals run on their own)."""
         for table_id in self.tables:
             self._publish_lobby(table_id)
         await self._move_surplus()
         if not self.stopping.is_set():
-            for lease in await self.store.leases.claim(self.name, self.lease_seconds):
-                await self._take_over(lease)
+            claimed_at = time.monotonic()
+            leases = await self.store.leases.claim(self.name, self.lease_seconds)
+            self.renewals.claimed([lease.table_id for lease in leases], claimed_at)
+            for lease in leases:
+                try:
+                    await self._take_over(lease)
+                finally:
+                    self.renewals.taken(lease.table_id)
         await self.tournaments.lease_round()
-
-    def _stop_expired(self) -> None:
-        """A table not renewed within the lease is another's to claim: stop acting for it now."""
-        deadline = time.monotonic() - self.lease_seconds
-        for table_id, owned in list(self.tables.items()):
-            if owned.renewed_at < deadline:
-                log.warning("worker %s: no renewal of table %s in time: stopping it", self.name, table_id)
-                asyncio.get_running_loop().create_task(self._drop(table_id))
 
     async def _move_surplus(self) -> None:
         """Held more than the fair share (a worker joined): drain the surplus, and release each
@@ -212,11 +197,14 @@ class Worker:
             self.tables[table_id].actor.draining = True
             moving.append(table_id)
         for table_id in moving:
-            if not self.tables[table_id].actor.busy:
+            owned = self.tables.get(table_id)  # a lost lease drops it meanwhile
+            if owned is not None and not owned.actor.busy:
                 await self._release(table_id)
 
     async def _release(self, table_id: int) -> None:
-        owned = self.tables.pop(table_id)
+        owned = self.tables.pop(table_id, None)
+        if owned is None:
+            return
         self.wait_lists.drop_table(table_id, MOVED)
         await self.unsubscribe(owned)
         await owned.actor.stop()
@@ -261,7 +249,9 @@ class Worker:
         # every one of the old owner's, so a client that met a late frame of the old owner
         # (the gateways drop those already) would take it for stale, never for the newest.
         actor.fanout.version = lease.epoch << EPOCH_SHIFT
-        owned = OwnedTable(actor, fence, renewed_at=time.monotonic(), voided=takeover.voided)
+        # Renewed while it was being taken (or not: then the next check drops it).
+        renewed_at = self.renewals.taking.get(lease.table_id, time.monotonic())
+        owned = OwnedTable(actor, fence, renewed_at=renewed_at, voided=takeover.voided)
         owned.voided_until = time.monotonic() + 2 * self.lease_seconds
         self.tables[lease.table_id] = owned
         actor.start()
@@ -271,15 +261,21 @@ class Worker:
         )
         self._publish_lobby(lease.table_id)  # the gateways see the new epoch and watch again
 
-    async def _drop(self, table_id: int) -> None:
+    def _drop(self, table_id: int) -> None:
         """Stop acting for a table whose lease is gone: nothing more is sent or written for it
-        (its writes would be refused by the fence anyway)."""
+        (its writes would be refused by the fence anyway). It is no longer held at once; its
+        actor stops on a task of its own (stopping waits on the writer)."""
         owned = self.tables.pop(table_id, None)
         if owned is None:
             return
         self.wait_lists.drop_table(table_id, MOVED)
-        await self.unsubscribe(owned)
         owned.actor.watchers.clear()
+        task = asyncio.get_running_loop().create_task(self._stop_dropped(owned), name=f"drop-{table_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _stop_dropped(self, owned: OwnedTable) -> None:
+        await self.unsubscribe(owned)
         await owned.actor.stop()
 
     async def unsubscribe(self, owned: OwnedTable) -> None:
@@ -486,11 +482,14 @@ class Worker:
             await asyncio.wait_for(self.tournaments.drain(), self.settings.shutdown_grace_seconds + 5)
         except Exception:
             log.exception("worker %s: its tournaments did not stop cleanly", self.name)
+        # Renewed up to here (the grace can outlast the lease); from here the tables are let go.
+        await self.renewals.stop()
         for table_id, owned in self.tables.items():
             self.wait_lists.drop_table(table_id, MOVED)
             await self.unsubscribe(owned)
         await asyncio.gather(*(o.actor.stop() for o in self.tables.values()), return_exceptions=True)
         self.tables.clear()
+        await asyncio.gather(*self._tasks, return_exceptions=True)  # the dropped tables' stops
         await self.writer.close()
         if self._presence is not None:
             with contextlib.suppress(Exception):
