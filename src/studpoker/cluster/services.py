@@ -18,7 +18,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -28,10 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from studpoker.cluster import provision
+from studpoker.cluster import probes, provision
 from studpoker.cluster.haproxy_config import Backend, ProxyTimeouts, render_haproxy_config
+from studpoker.cluster.probes import alive as _alive
+from studpoker.cluster.probes import exists as _exists
 
-LOCALHOST = "127.0.0.1"
+LOCALHOST, free_port, listening = probes.LOCALHOST, probes.free_port, probes.listening
+
 # A free port found by binding can be taken by someone else before the server binds it: retry.
 _PORT_ATTEMPTS = 3
 _LOG_TAIL = 600
@@ -55,19 +57,6 @@ class Server(Protocol):
 
 class ServiceError(RuntimeError):
     """A server could not be had or started; the message says why."""
-
-
-def free_port(host: str = LOCALHOST) -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
-
-
-def listening(host: str, port: int) -> bool:
-    """Whether something accepts TCP connections on ``host:port`` now."""
-    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
-        return True
-    return False
 
 
 def _pause(seconds: float, cancel: threading.Event | None, what: str) -> None:
@@ -433,26 +422,6 @@ class Postmaster:
 
     def stop(self, timeout: float = 60.0) -> None:
         stop_postgres(self.server, remove=False, timeout=timeout)
-
-
-def _alive(pid: int) -> bool:
-    if not _exists(pid):
-        return False
-    # A zombie is dead too (the postmaster is not ours to reap).
-    with contextlib.suppress(OSError, IndexError):
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    return True
-
-
-def _exists(pid: int) -> bool:
-    """Whether ``pid`` names a process, a zombie included."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's: it exists
-        return True
-    return True
 
 
 def _postmaster_pid(server: PostgresServer) -> int | None:
